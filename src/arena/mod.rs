@@ -1,0 +1,1 @@
+//! The match runner library: engine processes, game loop, openings, adjudication, statistics, records.

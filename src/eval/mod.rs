@@ -1,0 +1,1 @@
+//! Evaluation read off the board's incremental pattern state; weights in one place.
