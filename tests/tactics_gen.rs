@@ -130,10 +130,19 @@ fn shortest_vcf(b: &mut Board, max: u32, use_forbidden: bool) -> Option<u32> {
 }
 
 fn human(moves: &[Pos]) -> String {
-    moves.iter().map(|p| p.to_human()).collect::<Vec<_>>().join(" ")
+    moves
+        .iter()
+        .map(|p| p.to_human())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
-fn random_game(rng: &mut StdRng, rule: Rule, size: usize, plies: usize) -> Option<(Board, Vec<Pos>)> {
+fn random_game(
+    rng: &mut StdRng,
+    rule: Rule,
+    size: usize,
+    plies: usize,
+) -> Option<(Board, Vec<Pos>)> {
     let mut b = Board::new(size, size, rule).ok()?;
     let mut moves = Vec::new();
     let c = (size / 2) as i32;
@@ -298,7 +307,11 @@ fn generate_tactics() {
             if !defences.is_empty() && defences.len() <= 12 {
                 emit(
                     "defend",
-                    line("defend", &defences, &format!("opponent VCF with {n} fours; moves that stop every VCF")),
+                    line(
+                        "defend",
+                        &defences,
+                        &format!("opponent VCF with {n} fours; moves that stop every VCF"),
+                    ),
                 );
             }
         }
