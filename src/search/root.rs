@@ -271,6 +271,88 @@ pub(crate) fn search(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::Rule;
+    use crate::search::bench::board_from_moves;
+    use crate::search::Searcher;
+
+    fn run(moves: &str, rule: Rule, limits: SearchLimits, stop_now: bool) -> (SearchResult, usize) {
+        let b = board_from_moves(rule, 15, moves).unwrap();
+        let mut s = Searcher::new(1 << 20);
+        let stop = AtomicBool::new(stop_now);
+        let mut reports = 0;
+        let r = s.search(&b, &limits, &stop, &mut |_| reports += 1);
+        assert!(b.is_legal(r.best), "illegal best {:?}", r.best);
+        (r, reports)
+    }
+
+    #[test]
+    fn stopped_at_once_still_returns_a_legal_move() {
+        let (r, _) = run("h8 i9 i8", Rule::FREESTYLE, SearchLimits::default(), true);
+        assert!(!r.best.is_none());
+        let (r, _) = run("", Rule::RENJU, SearchLimits::default(), true);
+        assert_eq!(r.best.to_human(), "h8");
+    }
+
+    #[test]
+    fn finds_five_and_blocks_five() {
+        let lim = SearchLimits {
+            max_depth: Some(4),
+            ..Default::default()
+        };
+        // Black h8 i8 j8 k8 (White scattered): Black to move wins at g8 or l8.
+        let (r, _) = run(
+            "h8 a1 i8 a3 j8 a5 k8 a7",
+            Rule::FREESTYLE,
+            lim.clone(),
+            false,
+        );
+        assert!(["g8", "l8"].contains(&r.best.to_human().as_str()));
+        assert_eq!(r.score, crate::search::mate_in(1));
+        // White to move must block Black's four h8..k8 (g8 is White already).
+        let (r, _) = run("h8 g8 i8 a3 j8 a5 k8", Rule::FREESTYLE, lim, false);
+        assert_eq!(r.best.to_human(), "l8");
+    }
+
+    #[test]
+    fn multipv_reports_each_line_and_threads_work() {
+        let lim = SearchLimits {
+            max_depth: Some(3),
+            multipv: 3,
+            threads: 2,
+            ..Default::default()
+        };
+        let (r, reports) = run("h8 i9 i8", Rule::STANDARD, lim, false);
+        assert_eq!(r.depth, 3);
+        assert_eq!(reports, 9);
+    }
+
+    #[test]
+    fn seeded_randomization_is_reproducible() {
+        let lim = SearchLimits {
+            max_depth: Some(3),
+            randomize_seed: Some(7),
+            ..Default::default()
+        };
+        let (a, _) = run("h8 i9", Rule::FREESTYLE, lim.clone(), false);
+        let (b, _) = run("h8 i9", Rule::FREESTYLE, lim, false);
+        assert_eq!(a.best, b.best);
+        let weak = SearchLimits {
+            strength: 0,
+            ..Default::default()
+        };
+        let (w, _) = run("h8 i9", Rule::FREESTYLE, weak, false);
+        assert!(w.depth <= 1);
+    }
+
+    #[test]
+    fn node_limit_is_respected() {
+        let lim = SearchLimits {
+            max_nodes: Some(5_000),
+            ..Default::default()
+        };
+        let (r, _) = run("h8 i9 i8 g8", Rule::FREESTYLE, lim, false);
+        assert!(r.nodes <= 5_000 + 2_000, "nodes {}", r.nodes);
+    }
 
     #[test]
     fn strength_caps_grow_with_strength() {
