@@ -355,11 +355,12 @@ fn board_of(rule: Rule, moves: &str) -> Board {
 #[test]
 #[ignore]
 fn generate_forbidden_cases() {
-    // Black to move: the only win is h8, a 4-4 (forbidden). Black e8 f8 g8 / h9 h10 h11,
-    // White d8 / h12 blocking one end of each; four far White stones.
-    let black_44 = "e8 d8 f8 h12 g8 a1 h9 a15 h10 o1 h11 o15";
-    // White to move: d4 makes a four whose only block h8 is Black's 4-4 point.
-    let white_wins = "e8 d8 f8 h12 g8 e5 h9 f6 h10 g7 h11 o15 c3 o1 i9";
+    // Black to move: Black d8 f8 h8 j8 (White c8 k8 at the ends, two far White stones).
+    // g8 would make X.XXX.X, a double four in one line: forbidden, and the only VCF.
+    let black_44 = "d8 c8 f8 k8 h8 a1 j8 o15";
+    // White to move with g9 g10 g11: g12 or g7 makes a four whose only block is g8, Black's
+    // forbidden point; g8 itself makes an open four.
+    let white_wins = "d8 c8 f8 k8 h8 g9 j8 g10 g13 g11 a1";
     let mut seen = std::collections::HashSet::new();
     for sym in 0..8 {
         for (base, kind) in [(black_44, "noforbid"), (white_wins, "vcf")] {
@@ -382,7 +383,7 @@ fn generate_forbidden_cases() {
             } else {
                 assert_eq!(me, Color::White);
                 let firsts = vcf_first_moves(&mut b, 3, true);
-                assert_eq!(firsts.len(), 1, "{moves}: {}", human(&firsts));
+                assert_eq!(firsts.len(), 3, "{moves}: {}", human(&firsts));
                 println!(
                     "rule=renju; size=15; moves={moves}; kind=vcf; expect={}; # white four whose block is Black's forbidden point",
                     human(&firsts)

@@ -25,7 +25,9 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 /// Late-move pruning: at depth d keep at most LMP_BASE + d*d quiet moves (non-PV).
 pub const LMP_BASE: usize = 4;
 /// Maximum attacker fours in a VCF at a search leaf.
-pub const QVCF_DEPTH: i32 = 8;
+pub const QVCF_DEPTH: i32 = 6;
+/// Node budget of one leaf VCF.
+pub const QVCF_NODES: u64 = 300;
 /// Maximum attacker fours in the root VCF solver.
 pub const ROOT_VCF_DEPTH: i32 = 30;
 /// Node budget of the root VCF solver.

@@ -412,12 +412,12 @@ impl<'a> Worker<'a> {
         }
         let _ = threat;
         let me = self.board.side_to_move();
-        let mut budget = 2_000u64;
-        if let Some(plies) = vcf::vcf(&mut self.board, me, QVCF_DEPTH, &mut budget) {
-            self.nodes += 2_000 - budget;
+        let mut budget = QVCF_NODES;
+        let found = vcf::vcf(&mut self.board, me, QVCF_DEPTH, &mut budget);
+        self.nodes += QVCF_NODES - budget;
+        if let Some(plies) = found {
             return mate_in(ply + plies as usize);
         }
-        self.nodes += 2_000 - budget;
         stand
     }
 }

@@ -39,18 +39,27 @@ pub fn vcf(board: &mut Board, attacker: Color, max_fours: i32, budget: &mut u64)
     rec(board, attacker, max_fours, budget, None)
 }
 
-/// As [`vcf`], also returning the first move and the winning line.
+/// As [`vcf`], also returning the first move and the winning line; deepens the number of
+/// fours one at a time so that the shortest VCF is found first.
 pub fn vcf_root(
     board: &mut Board,
     attacker: Color,
     max_fours: i32,
     budget: &mut u64,
 ) -> Option<(Pos, u32, Vec<Pos>)> {
-    let mut line = Vec::new();
-    let plies = rec(board, attacker, max_fours, budget, Some(&mut line))?;
-    line.reverse();
-    let first = *line.first()?;
-    Some((first, plies, line))
+    // Shortest first: a deep depth-first search would waste the budget on long sequences.
+    for fours in 1..=max_fours {
+        let mut line = Vec::new();
+        if let Some(plies) = rec(board, attacker, fours, budget, Some(&mut line)) {
+            line.reverse();
+            let first = *line.first()?;
+            return Some((first, plies, line));
+        }
+        if *budget == 0 {
+            break;
+        }
+    }
+    None
 }
 
 fn rec(
