@@ -32,6 +32,19 @@ fn fives_near(board: &Board, m: Pos, c: Color) -> (u32, Pos) {
     (n, first)
 }
 
+/// Does `c` have any point that makes a four (or better)? Read off the pattern counts.
+#[inline]
+pub(crate) fn has_four_cells(b: &Board, c: Color) -> bool {
+    [
+        Pattern4::Block4,
+        Pattern4::Block4Plus,
+        Pattern4::Block4Flex3,
+        Pattern4::Flex4,
+    ]
+    .iter()
+    .any(|&p4| b.pattern4_count(c, p4) > 0)
+}
+
 /// Searches a VCF for `attacker`, who must be the side to move, with at most `max_fours`
 /// attacking fours. Each visited node costs one unit of `budget` (stops at 0). Returns the
 /// number of plies to the five (1 = five now).
@@ -82,6 +95,9 @@ fn rec(
     }
     let def_fives = b.pattern4_count(def, Pattern4::Five);
     if def_fives >= 2 || fours_left <= 0 {
+        return None;
+    }
+    if def_fives == 0 && !has_four_cells(b, att) {
         return None;
     }
     let mut moves: Vec<(Pos, Pattern4)> = Vec::new();
