@@ -31,7 +31,9 @@ fn tokenize(p: &str) -> Result<Vec<Tok>, String> {
     let mut rest = p;
     while let Some(c) = rest.chars().next() {
         if c == '{' {
-            let end = rest.find('}').ok_or_else(|| format!("unclosed {{ in {p:?}"))?;
+            let end = rest
+                .find('}')
+                .ok_or_else(|| format!("unclosed {{ in {p:?}"))?;
             out.push(match &rest[1..end] {
                 "move" => Tok::Move,
                 "int" => Tok::Int,
@@ -227,7 +229,11 @@ impl Engine {
     }
 
     /// The next line that is not MESSAGE/DEBUG (unless `want_messages`), within `wait`.
-    fn next_line(&mut self, wait: Duration, want_messages: bool) -> Result<Option<(String, Instant)>, String> {
+    fn next_line(
+        &mut self,
+        wait: Duration,
+        want_messages: bool,
+    ) -> Result<Option<(String, Instant)>, String> {
         let deadline = Instant::now() + wait;
         if let Some(l) = self.pushed_back.take() {
             return Ok(Some(l));
@@ -242,7 +248,9 @@ impl Engine {
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => return Ok(None),
-                Err(RecvTimeoutError::Disconnected) => return Err("the engine closed its output".into()),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err("the engine closed its output".into())
+                }
             }
         }
     }
@@ -316,13 +324,17 @@ fn run_transcript(text: &str) -> Result<(), String> {
             continue;
         }
         let fail = |what: String, eng: &Engine| -> String {
-            format!("line {lineno} `{line}`: {what}\n  engine stderr: {}", eng.stderr_tail())
+            format!(
+                "line {lineno} `{line}`: {what}\n  engine stderr: {}",
+                eng.stderr_tail()
+            )
         };
         let (op, arg) = line.split_at(line.find(' ').unwrap_or(line.len()));
         let arg = arg.strip_prefix(' ').unwrap_or(arg);
         match op {
             ">" | ">|" => {
-                let mut bytes = unescape(arg, eng.last_move.as_deref()).map_err(|e| fail(e, &eng))?;
+                let mut bytes =
+                    unescape(arg, eng.last_move.as_deref()).map_err(|e| fail(e, &eng))?;
                 if op == ">" {
                     bytes.push(b'\n');
                 }
@@ -335,17 +347,25 @@ fn run_transcript(text: &str) -> Result<(), String> {
                     None => DEFAULT_WAIT,
                 };
                 let want_messages = arg.starts_with("MESSAGE");
-                let got = eng.next_line(wait, want_messages).map_err(|e| fail(e, &eng));
+                let got = eng
+                    .next_line(wait, want_messages)
+                    .map_err(|e| fail(e, &eng));
                 let got = match (op, got) {
                     ("?", Ok(None)) | ("?", Err(_)) => continue,
                     (_, g) => g?,
                 };
                 let Some((got, at)) = got else {
-                    return Err(fail(format!("no line within {} ms", wait.as_millis()), &eng));
+                    return Err(fail(
+                        format!("no line within {} ms", wait.as_millis()),
+                        &eng,
+                    ));
                 };
                 if let Some(d) = limit {
                     if at > eng.last_send + d {
-                        return Err(fail(format!("{got:?} came after more than {} ms", d.as_millis()), &eng));
+                        return Err(fail(
+                            format!("{got:?} came after more than {} ms", d.as_millis()),
+                            &eng,
+                        ));
                     }
                 }
                 let ok = if op == "<" {
@@ -400,7 +420,10 @@ fn run_transcript(text: &str) -> Result<(), String> {
                                 }
                                 _ => {
                                     return Err(fail(
-                                        format!("the engine did not exit within {} ms", d.as_millis()),
+                                        format!(
+                                            "the engine did not exit within {} ms",
+                                            d.as_millis()
+                                        ),
                                         &eng,
                                     ))
                                 }
@@ -420,7 +443,12 @@ fn run_transcript(text: &str) -> Result<(), String> {
                     other => return Err(fail(format!("unknown directive @{other}"), &eng)),
                 }
             }
-            _ => return Err(fail("unknown line kind (use >, >|, <, ~, ?, @, #)".into(), &eng)),
+            _ => {
+                return Err(fail(
+                    "unknown line kind (use >, >|, <, ~, ?, @, #)".into(),
+                    &eng,
+                ))
+            }
         }
     }
     if !exited {
@@ -468,15 +496,28 @@ fn pattern_language() {
     assert!(m("SWAP|{move}|{move} {move}", "3,4 5,6"));
     assert!(m("ERROR {any}", "ERROR TURN: 8,8 is occupied"));
     assert!(!m("ERROR {any}", "UNKNOWN x"));
-    assert!(m("MESSAGE depth {int}-{int} ev {score} n {nodes} n/ms {int} tm {int} pv{any}", "MESSAGE depth 12-19 ev +M3 n 1.2M n/ms 850 tm 1400 pv h8 i9"));
-    assert_eq!(pattern_match("{move}", "12,3").unwrap(), Some(vec!["12,3".to_string()]));
-    assert_eq!(unescape("a\\r\\xff$m", Some("1,2")).unwrap(), b"a\r\xff1,2".to_vec());
+    assert!(m(
+        "MESSAGE depth {int}-{int} ev {score} n {nodes} n/ms {int} tm {int} pv{any}",
+        "MESSAGE depth 12-19 ev +M3 n 1.2M n/ms 850 tm 1400 pv h8 i9"
+    ));
+    assert_eq!(
+        pattern_match("{move}", "12,3").unwrap(),
+        Some(vec!["12,3".to_string()])
+    );
+    assert_eq!(
+        unescape("a\\r\\xff$m", Some("1,2")).unwrap(),
+        b"a\r\xff1,2".to_vec()
+    );
 }
 
 #[test]
 fn protocol_transcripts() {
     let files = transcripts();
-    assert!(files.len() >= 30, "expected at least 30 transcripts, found {}", files.len());
+    assert!(
+        files.len() >= 30,
+        "expected at least 30 transcripts, found {}",
+        files.len()
+    );
     let queue = Mutex::new(files.clone());
     let results = Mutex::new(Vec::new());
     thread::scope(|s| {
@@ -486,10 +527,15 @@ fn protocol_transcripts() {
                     return;
                 };
                 let text = std::fs::read_to_string(&path).unwrap_or_default();
-                let xfail = text.lines().find_map(|l| l.strip_prefix("@ xfail").map(|r| r.trim().to_string()));
+                let xfail = text
+                    .lines()
+                    .find_map(|l| l.strip_prefix("@ xfail").map(|r| r.trim().to_string()));
                 let started = Instant::now();
                 let r = run_transcript(&text);
-                results.lock().unwrap().push((path, xfail, r, started.elapsed()));
+                results
+                    .lock()
+                    .unwrap()
+                    .push((path, xfail, r, started.elapsed()));
             });
         }
     });
@@ -506,11 +552,17 @@ fn protocol_transcripts() {
             }
             (Err(e), Some(why)) => eprintln!("xfail  {name} (expected until: {why}): {e}"),
             (Ok(()), Some(why)) => {
-                let msg = format!("{name}: passes now although marked `@ xfail {why}`: delete that line");
+                let msg =
+                    format!("{name}: passes now although marked `@ xfail {why}`: delete that line");
                 eprintln!("XPASS  {msg}");
                 failures.push(msg);
             }
         }
     }
-    assert!(failures.is_empty(), "{} transcript(s) failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} transcript(s) failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
