@@ -119,8 +119,14 @@ pub fn hash_bytes_for_settings(s: &Settings) -> usize {
     } else {
         cap
     };
-    want.min(cap).max(256 * 1024) as usize
+    want.min(cap)
+        .min(MAX_HASH_BYTES)
+        .min(usize::MAX as u64 / 2)
+        .max(256 * 1024) as usize
 }
+
+/// Largest transposition table we ever ask for, whatever the manager claims to allow.
+pub const MAX_HASH_BYTES: u64 = 8 << 30;
 
 /// What the search thread sends back.
 #[derive(Debug)]

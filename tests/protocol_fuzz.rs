@@ -213,6 +213,10 @@ fn unit(rng: &mut StdRng, m: &mut Model) -> Unit {
                 "max_node" => rng.gen_range(1..300).to_string(),
                 "Max_Depth" => rng.gen_range(1..3).to_string(),
                 "rule" => rng.gen_range(-1..17).to_string(),
+                // keep real allocations and thread counts small
+                "max_memory" => rng.gen_range(-1..(64 << 20)).to_string(),
+                "hash_size" => rng.gen_range(-1..16_384).to_string(),
+                "thread_num" => rng.gen_range(-1..4).to_string(),
                 "folder" => "C:\\x y".into(),
                 _ => rng.gen::<i64>().to_string(),
             };
