@@ -496,10 +496,12 @@ impl<W: Write> Session<W> {
             self.error("no board yet (send START first)");
             return;
         };
-        if board.legal_moves().is_empty() {
+        let legal = board.legal_moves().len();
+        if legal == 0 {
             self.error("no legal move: the board is full");
             return;
         }
+        let multipv = multipv.min(legal);
         let mut limits = limits_for(&self.settings, &board);
         limits.multipv = multipv;
         let want = hash_bytes_for_settings(&self.settings);
