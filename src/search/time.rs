@@ -10,9 +10,10 @@
 //! Rules, in order:
 //! - `timeout_turn` never sent → [`DEFAULT_TURN_MS`] (30 s). `timeout_turn 0` → answer as fast
 //!   as possible: optimum 0, maximum [`INSTANT_MAX_MS`].
-//! - A game clock exists only when `0 < timeout_match < 2147483647`; then `time_left` (if
-//!   sent and not 2147483647) is trusted over any wall clock, else `timeout_match` is assumed.
-//!   A negative or nearly spent `time_left` gives the instant budget.
+//! - The game clock is `time_left` whenever it was sent and is not 2147483647 (the protocol
+//!   makes it authoritative; it is trusted over any wall clock); before the first
+//!   `time_left`, a `timeout_match` with `0 < timeout_match < 2147483647`. A negative or
+//!   nearly spent `time_left` gives the instant budget.
 //! - Every real limit `L` (the turn limit, the time left) is reduced by
 //!   [`safety_margin_ms`]`(L)` for process scheduling, pipes and unwinding the search, so the
 //!   answer arrives before `min(timeout_turn, time_left)` itself (managers allow 1000 ms more;
@@ -71,7 +72,8 @@ pub const MIN_STABLE_DEPTH: u32 = 4;
 pub struct TimeControl {
     /// `INFO timeout_turn` in ms; `None` when never sent (→ [`DEFAULT_TURN_MS`]); 0 = instant.
     pub timeout_turn_ms: Option<i64>,
-    /// `INFO timeout_match` in ms; 0 (or ≤ 0, or 2147483647) = no game limit.
+    /// `INFO timeout_match` in ms; 0 (or ≤ 0, or 2147483647) = no game limit. Only used until
+    /// the first `time_left` arrives.
     pub timeout_match_ms: i64,
     /// `INFO time_left` in ms as last sent; may be negative; 2147483647 = unlimited.
     pub time_left_ms: Option<i64>,
@@ -95,15 +97,18 @@ impl TimeControl {
     }
 
     /// The game time left in ms when a game clock is running, `None` without one.
+    /// The protocol makes `time_left` authoritative ("the brain can ignore timeout_match and
+    /// only rely on time_left"; 2147483647 when unlimited), so a sent `time_left` counts even
+    /// when `timeout_match` is 0. Before the first `time_left`, a limited `timeout_match`
+    /// stands in for it.
     pub fn game_left_ms(&self) -> Option<i64> {
-        let m = self.timeout_match_ms;
-        if m <= 0 || m >= UNLIMITED_MS {
-            return None;
-        }
         match self.time_left_ms {
             Some(t) if t >= UNLIMITED_MS => None,
             Some(t) => Some(t),
-            None => Some(m),
+            None => {
+                let m = self.timeout_match_ms;
+                (m > 0 && m < UNLIMITED_MS).then_some(m)
+            }
         }
     }
 
@@ -459,12 +464,20 @@ mod tests {
     }
 
     #[test]
-    fn match_zero_ignores_time_left_and_unlimited_left_is_ignored() {
-        let a = TimeManager::new(&tc(Some(5_000), 0, Some(100)), 225, 0);
+    fn time_left_is_authoritative_and_unlimited_left_is_ignored() {
         let b = TimeManager::new(&tc(Some(5_000), 0, None), 225, 0);
-        assert_eq!(a, b);
         let c = TimeManager::new(&tc(Some(5_000), 120_000, Some(UNLIMITED_MS)), 225, 0);
         assert_eq!(c, b);
+        let d = TimeManager::new(&tc(Some(5_000), 0, Some(UNLIMITED_MS)), 225, 0);
+        assert_eq!(d, b);
+        // A real time_left counts even with timeout_match 0.
+        let a = TimeManager::new(&tc(Some(5_000), 0, Some(100)), 225, 0);
+        assert!(a.maximum_ms() <= INSTANT_MAX_MS);
+        // Before the first time_left, timeout_match stands in for it.
+        let e = TimeManager::new(&tc(Some(5_000), 10_000, None), 225, 0);
+        let f = TimeManager::new(&tc(Some(5_000), 10_000, Some(10_000)), 225, 0);
+        assert_eq!(e, f);
+        assert!(e.maximum_ms() < b.maximum_ms());
     }
 
     #[test]
