@@ -32,8 +32,14 @@
 //! stack and state: [`PER_THREAD_OVERHEAD_BYTES`]) and a slack fraction from `max_memory`, and
 //! rounds the rest down to a power of two.
 
+use std::time::{Duration, Instant};
+
 use crate::core::Pos;
 use crate::search::{Score, MATE_BOUND};
+
+/// How often (in nodes) the search should compare the clock with the hard deadline: at a few
+/// million nodes per second this is well under a millisecond.
+pub const NODE_POLL_INTERVAL: u64 = 1024;
 
 /// `timeout_turn` assumed when the manager never sent one (protocol default).
 pub const DEFAULT_TURN_MS: i64 = 30_000;
@@ -229,6 +235,15 @@ impl TimeManager {
     /// The deadline the node loop polls: the same instant as [`TimeManager::maximum_ms`].
     pub fn hard_deadline_ms(&self) -> u64 {
         self.maximum
+    }
+
+    /// The instant the node loop must stop at, given when the command was read (`None` when
+    /// infinite). Compare with `Instant::now()` every [`NODE_POLL_INTERVAL`] nodes.
+    pub fn hard_deadline_at(&self, start: Instant) -> Option<Instant> {
+        if self.infinite {
+            return None;
+        }
+        start.checked_add(Duration::from_millis(self.maximum))
     }
 
     /// `(optimum, maximum)` as `SearchLimits` wants them: `None` when infinite.
@@ -478,6 +493,15 @@ mod tests {
         let f = TimeManager::new(&tc(Some(5_000), 10_000, Some(10_000)), 225, 0);
         assert_eq!(e, f);
         assert!(e.maximum_ms() < b.maximum_ms());
+    }
+
+    #[test]
+    fn deadline_instant() {
+        let start = Instant::now();
+        let tm = TimeManager::new(&tc(Some(1_000), 0, None), 225, 0);
+        let d = tm.hard_deadline_at(start).map(|d| d.duration_since(start));
+        assert_eq!(d, Some(Duration::from_millis(tm.maximum_ms())));
+        assert_eq!(TimeManager::infinite().hard_deadline_at(start), None);
     }
 
     #[test]
