@@ -13,7 +13,7 @@
 //! - The game clock is `time_left` whenever it was sent and is not 2147483647 (the protocol
 //!   makes it authoritative; it is trusted over any wall clock); before the first
 //!   `time_left`, a `timeout_match` with `0 < timeout_match < 2147483647`. A negative or
-//!   nearly spent `time_left` gives the instant budget.
+//!   nearly spent `time_left` shrinks the budget with it, down to [`INSTANT_FLOOR_MS`].
 //! - Every real limit `L` (the turn limit, the time left) is reduced by
 //!   [`safety_margin_ms`]`(L)` for process scheduling, pipes and unwinding the search, so the
 //!   answer arrives before `min(timeout_turn, time_left)` itself (managers allow 1000 ms more;
@@ -50,8 +50,8 @@ pub const ANALYSIS_TURN_MS: i64 = 86_400_000;
 /// Hard maximum when asked to answer as fast as possible (`timeout_turn 0`, clock spent).
 pub const INSTANT_MAX_MS: u64 = 20;
 /// Hard maximum never goes below this, even with a negative `time_left`: the search needs a
-/// few milliseconds to return at least a one-ply move (managers allow 1000 ms tolerance).
-pub const INSTANT_FLOOR_MS: u64 = 5;
+/// moment to return at least a shallow move (managers allow 1000 ms tolerance).
+pub const INSTANT_FLOOR_MS: u64 = 2;
 /// Fixed part of the safety margin (ms): thread wake-up, pipe round trip, printing.
 pub const MARGIN_BASE_MS: i64 = 30;
 /// Proportional part of the safety margin: `limit / MARGIN_DIVISOR`.
@@ -61,13 +61,13 @@ pub const MARGIN_CAP_MS: i64 = 500;
 /// Time reserved per expected remaining move for the manager↔engine round trip (ms).
 pub const MOVE_OVERHEAD_MS: i64 = 10;
 /// Fewest moves the remaining game clock is shared over.
-pub const MIN_MOVES_TO_GO: i64 = 10;
+pub const MIN_MOVES_TO_GO: i64 = 20;
 /// Expected game length in plies used by [`moves_to_go`] (gomoku games are short).
-pub const EXPECTED_GAME_PLIES: i64 = 70;
+pub const EXPECTED_GAME_PLIES: i64 = 80;
 /// With a game clock, one move may use at most this multiple of its optimum…
-pub const MAX_OVER_OPTIMUM: f64 = 5.0;
+pub const MAX_OVER_OPTIMUM: f64 = 4.0;
 /// …and at most this fraction of the usable time left.
-pub const MAX_FRACTION_OF_LEFT: f64 = 0.2;
+pub const MAX_FRACTION_OF_LEFT: f64 = 0.15;
 /// With only a turn limit, the optimum is this fraction of the hard maximum.
 pub const TURN_ONLY_OPTIMUM: f64 = 0.7;
 /// Depth below which a stable best move is not trusted to stop early.
@@ -187,15 +187,13 @@ impl TimeManager {
         // Game clock.
         if let Some(left) = game_left {
             let mtg = moves_to_go(empty_cells, move_number);
-            let usable = left - safety_margin_ms(left) - MOVE_OVERHEAD_MS * mtg;
+            // No 20 ms "instant" bump here: with little time left every move must stay
+            // proportional to the clock, down to the floor, or a long game runs out.
+            let usable = (left - safety_margin_ms(left) - MOVE_OVERHEAD_MS * mtg).max(0);
             let opt = usable as f64 / mtg as f64;
             let max = (opt * MAX_OVER_OPTIMUM).min(usable as f64 * MAX_FRACTION_OF_LEFT);
-            let (g_opt, g_max) = if max < INSTANT_MAX_MS as f64 {
-                (0, instant_max(left))
-            } else {
-                (opt as u64, max as u64)
-            };
-            optimum = optimum.min(g_opt);
+            let g_max = (max as u64).max(INSTANT_FLOOR_MS);
+            optimum = optimum.min(opt as u64);
             maximum = maximum.min(g_max);
         }
 
@@ -443,8 +441,8 @@ mod tests {
 
     #[test]
     fn moves_to_go_bounds() {
-        assert_eq!(moves_to_go(225, 0), 40);
-        assert_eq!(moves_to_go(225 - 60, 60), MIN_MOVES_TO_GO);
+        assert_eq!(moves_to_go(225, 0), 45);
+        assert_eq!(moves_to_go(225 - 70, 70), MIN_MOVES_TO_GO);
         assert_eq!(moves_to_go(3, 222), 2);
         assert_eq!(moves_to_go(0, 225), 1);
     }
