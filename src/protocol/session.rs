@@ -77,6 +77,8 @@ pub struct Session<W: Write> {
     task: Option<Task>,
     queue: VecDeque<Line>,
     quit: bool,
+    /// Input is closed: quit once the running search and the queue are done.
+    input_closed: bool,
 }
 
 impl<W: Write> Session<W> {
@@ -93,6 +95,7 @@ impl<W: Write> Session<W> {
             task: None,
             queue: VecDeque::new(),
             quit: false,
+            input_closed: false,
         }
     }
 
@@ -171,9 +174,17 @@ impl<W: Write> Session<W> {
         self.drain_queue();
     }
 
-    /// End of input: behave as END.
+    /// End of input: finish what was asked (the running search and every queued command),
+    /// then quit as END does. A manager that closes the pipe mid-game loses nothing it sent.
     pub fn end_of_input(&mut self) {
-        self.quit = true;
+        self.input_closed = true;
+        self.quit_if_input_done();
+    }
+
+    fn quit_if_input_done(&mut self) {
+        if self.input_closed && !self.is_thinking() && self.queue.is_empty() {
+            self.quit = true;
+        }
     }
 
     /// An event from the engine (a report line, or the end of the search).
@@ -191,6 +202,7 @@ impl<W: Write> Session<W> {
                     self.conclude(task, outcome);
                 }
                 self.drain_queue();
+                self.quit_if_input_done();
             }
         }
     }
