@@ -20,18 +20,6 @@ impl Default for History {
 }
 
 impl History {
-    /// Forgets the killers and ages the history (between searches).
-    pub fn new_search(&mut self) {
-        for k in &mut self.killers {
-            *k = [Pos::NONE; 2];
-        }
-        for h in &mut self.hist {
-            for v in h.iter_mut() {
-                *v /= 4;
-            }
-        }
-    }
-
     /// The two killer moves at `ply`.
     #[inline]
     pub fn killers(&self, ply: usize) -> [Pos; 2] {
@@ -79,7 +67,5 @@ mod tests {
         assert_eq!(h.killers(3), [b, a]);
         assert!(h.score(Color::Black, a) > 0);
         assert_eq!(h.score(Color::White, a), 0);
-        h.new_search();
-        assert_eq!(h.killers(3), [Pos::NONE; 2]);
     }
 }

@@ -42,8 +42,6 @@ pub(crate) struct RootMove {
     pub score: Score,
     pub prev_score: Score,
     pub pv: Vec<Pos>,
-    /// Ordering score from the generator (pattern value).
-    pub order: i32,
 }
 
 /// Per-thread search state.
@@ -77,8 +75,10 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             hist: History::default(),
             stopped: false,
-            pv: vec![Vec::with_capacity(MAX_PLY); MAX_PLY + 2],
-            move_bufs: vec![Vec::with_capacity(64); MAX_PLY + 2],
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            move_bufs: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             evals: vec![0; MAX_PLY + 2],
             root_depth: 0,
         }
@@ -142,6 +142,7 @@ impl<'a> Worker<'a> {
         line.extend_from_slice(&tail[0]);
     }
 
+    #[allow(clippy::needless_range_loop)]
     /// Searches the root moves `rms` (already ordered) to `depth` within (alpha, beta).
     /// Updates each searched move's score and line; returns the best score (or alpha-ish when
     /// stopped). Moves not searched because of a stop keep `-MATE` as score.
@@ -162,7 +163,7 @@ impl<'a> Worker<'a> {
             if i == 0 {
                 score = -self.node(-beta, -alpha, depth - 1, 1, true, false);
             } else {
-                let r = if depth >= LMR_MIN_DEPTH + 1 && i >= 2 * LMR_MIN_MOVES {
+                let r = if depth > LMR_MIN_DEPTH && i >= 2 * LMR_MIN_MOVES {
                     1
                 } else {
                     0
@@ -309,7 +310,7 @@ impl<'a> Worker<'a> {
             }
             m.1 += self.hist.score(me, m.0) / 64;
         }
-        moves.sort_unstable_by(|a, b| b.1.cmp(&a.1));
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
 
         let orig_alpha = alpha;
         let mut best = -MATE;

@@ -44,14 +44,13 @@ fn root_moves(board: &Board) -> Vec<RootMove> {
             }
         }
     }
-    gen.sort_by(|a, b| b.1.cmp(&a.1));
+    gen.sort_by_key(|m| std::cmp::Reverse(m.1));
     gen.into_iter()
-        .map(|(mv, order)| RootMove {
+        .map(|(mv, _)| RootMove {
             mv,
             score: -MATE,
             prev_score: -MATE,
             pv: vec![mv],
-            order,
         })
         .collect()
 }
@@ -160,7 +159,7 @@ pub(crate) fn search(
                 let mut depth = 1 + (id as i32 & 1);
                 while depth <= max_depth && !w.stopped {
                     w.search_root(&mut rms, -MATE, MATE, depth);
-                    rms.sort_by(|a, b| b.score.cmp(&a.score));
+                    rms.sort_by_key(|rm| std::cmp::Reverse(rm.score));
                     depth += 1;
                 }
                 w.flush_nodes();
@@ -180,7 +179,7 @@ pub(crate) fn search(
                 loop {
                     w.seldepth = 0;
                     let score = w.search_root(&mut rms[pv_idx..], alpha, beta, depth);
-                    rms[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+                    rms[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                     if w.stopped {
                         break;
                     }

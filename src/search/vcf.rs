@@ -122,7 +122,7 @@ fn rec(
                 moves.push((p, a));
             }
         }
-        moves.sort_by(|x, y| y.1.cmp(&x.1));
+        moves.sort_by_key(|m| std::cmp::Reverse(m.1));
     }
     for (m, a) in moves {
         if a == Pattern4::Flex4 {
