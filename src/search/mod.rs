@@ -18,6 +18,7 @@ mod pvs;
 mod root;
 pub mod tt;
 pub mod vcf;
+pub mod vct;
 
 /// Score from the side to move's point of view. Mates are `MATE - plies` / `-(MATE - plies)`.
 pub type Score = i32;

@@ -34,3 +34,7 @@ pub const ROOT_VCF_DEPTH: i32 = 30;
 pub const ROOT_VCF_NODES: u64 = 200_000;
 /// History bonus cap.
 pub const HISTORY_MAX: i32 = 16_384;
+/// Longest VCT (in plies) the root solver tries.
+pub const ROOT_VCT_PLIES: u32 = 15;
+/// Node budget of the root VCT solver.
+pub const ROOT_VCT_NODES: u64 = 150_000;

@@ -14,10 +14,10 @@ use super::movegen;
 use super::params::*;
 use super::pvs::{RootMove, Shared, Worker};
 use super::tt::TTable;
-use super::vcf;
 use super::{
     mate_in, pick_simple_move, Score, SearchLimits, SearchReport, SearchResult, MATE, MATE_BOUND,
 };
+use super::{vcf, vct};
 
 /// Ordered legal root moves (never empty when a legal move exists).
 fn root_moves(board: &Board) -> Vec<RootMove> {
@@ -147,6 +147,40 @@ pub(crate) fn search(
             }
         }
         shared.nodes.fetch_add(given - budget, Relaxed);
+        // Root VCT solver: fours and open threes.
+        let mut budget = ROOT_VCT_NODES;
+        if let Some(m) = max_nodes {
+            budget = budget.min(m / 4 + 1);
+        }
+        if let Some(ms) = limits.maximum_ms {
+            budget = budget.min(ms * 150 + 1);
+        }
+        let given = budget;
+        let found = vct::vct_root(&mut b, ROOT_VCT_PLIES, &mut budget);
+        let spent = given - budget;
+        if let Some((mv, plies, pv)) = found {
+            if board.is_legal(mv) && !stop.load(Relaxed) {
+                let score = mate_in(plies as usize);
+                let nodes = shared.nodes.load(Relaxed) + spent;
+                report(&SearchReport {
+                    depth: plies,
+                    seldepth: plies,
+                    score,
+                    nodes,
+                    elapsed_ms: start.elapsed().as_millis() as u64,
+                    pv: pv.clone(),
+                    multipv: 1,
+                });
+                return SearchResult {
+                    best: mv,
+                    score,
+                    depth: plies,
+                    nodes,
+                    pv,
+                };
+            }
+        }
+        shared.nodes.fetch_add(spent, Relaxed);
     }
 
     let mut completed: Option<(Vec<RootMove>, i32)> = None;
