@@ -153,7 +153,7 @@ pub(crate) fn search(
             budget = budget.min(m / 4 + 1);
         }
         if let Some(ms) = limits.maximum_ms {
-            budget = budget.min(ms * 150 + 1);
+            budget = budget.min(ms * 40 + 1);
         }
         let given = budget;
         let found = vct::vct_root(&mut b, ROOT_VCT_PLIES, &mut budget);
