@@ -12,8 +12,8 @@ use crate::eval::weights::{ORDER_ATTACK, ORDER_DEFEND, ORDER_LINE_ME, ORDER_LINE
 /// Ordering scores at or above this mark forcing moves (own fours, blocks of big threats).
 pub(crate) const FORCING_ORDER: i32 = 1 << 20;
 
-/// The four line directions as (dx, dy).
-pub(crate) const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+/// The four line directions as (dx, dy), in the board's direction-index order.
+pub(crate) use crate::board::DIRECTIONS as DIRS;
 
 /// What the side to move faces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
