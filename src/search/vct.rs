@@ -145,3 +145,38 @@ fn defend(
     line.extend(best_line);
     Some(worst)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Rule;
+    use crate::search::bench::board_from_moves;
+
+    #[test]
+    fn finds_a_double_three_and_no_phantom_wins() {
+        // Black h8 i8 (open two) and j10 j11 (open two): j8 makes two open threes.
+        let mut b = board_from_moves(Rule::FREESTYLE, 15, "h8 a1 i8 a15 j10 o1 j11 o15").unwrap();
+        let mut budget = 200_000;
+        let (mv, plies, line) = vct_root(&mut b, 9, &mut budget).expect("a VCT exists");
+        assert!(b.is_legal(mv));
+        assert!(plies <= 9 && plies % 2 == 1, "plies {plies}");
+        assert_eq!(line.first(), Some(&mv));
+        // Two lone stones: nothing to prove.
+        let mut b = board_from_moves(Rule::FREESTYLE, 15, "h8 a1 j10 o15").unwrap();
+        let mut budget = 200_000;
+        assert!(vct_root(&mut b, 9, &mut budget).is_none());
+    }
+
+    #[test]
+    fn renju_black_double_three_is_not_a_win() {
+        // The same shape for Black in renju: j8 is a forbidden 3-3, and no other quick VCT.
+        let mut b = board_from_moves(Rule::RENJU, 15, "h8 a1 i8 a15 j10 o1 j11 o15").unwrap();
+        let j8 = crate::core::Pos::from_human("j8").unwrap();
+        assert!(b.is_forbidden(j8));
+        let mut budget = 200_000;
+        if let Some((mv, _, _)) = vct_root(&mut b, 9, &mut budget) {
+            assert_ne!(mv, j8);
+            assert!(b.is_legal(mv));
+        }
+    }
+}
