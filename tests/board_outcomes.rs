@@ -40,7 +40,13 @@ fn plain(kind: RuleKind) -> Rule {
 
 #[test]
 fn exactly_five_wins_everywhere() {
-    for kind in [RuleKind::Freestyle, RuleKind::Standard, RuleKind::Renju, RuleKind::Caro, RuleKind::Caro5] {
+    for kind in [
+        RuleKind::Freestyle,
+        RuleKind::Standard,
+        RuleKind::Renju,
+        RuleKind::Caro,
+        RuleKind::Caro5,
+    ] {
         assert!(wins(plain(kind), "...xxxx........", 7, B), "{kind:?}");
         assert!(wins(plain(kind), "...oooo........", 7, W), "{kind:?}");
         assert!(wins(plain(kind), "...xx.xx.......", 5, B), "{kind:?}");
@@ -61,7 +67,10 @@ fn overline_per_rule() {
     let s = "..ooo.oo.......";
     assert!(wins(plain(RuleKind::Freestyle), s, 5, W));
     assert!(!wins(plain(RuleKind::Standard), s, 5, W));
-    assert!(wins(plain(RuleKind::Renju), s, 5, W), "renju White wins with an overline");
+    assert!(
+        wins(plain(RuleKind::Renju), s, 5, W),
+        "renju White wins with an overline"
+    );
     assert!(wins(plain(RuleKind::Caro), s, 5, W));
     assert!(!wins(plain(RuleKind::Caro5), s, 5, W));
     // Long overline across most of the row.
@@ -124,7 +133,10 @@ fn caro_patterns_know_blocked_fours() {
 
 #[test]
 fn continuous_walls_block_lines() {
-    let r = Rule { kind: RuleKind::Freestyle, continuous: true };
+    let r = Rule {
+        kind: RuleKind::Freestyle,
+        continuous: true,
+    };
     assert!(!wins(r, "xx#x.xx........", 4, B));
     assert!(wins(r, "#xxx.x.........", 4, B));
     // A wall in the middle of a would-be five.
