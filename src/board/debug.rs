@@ -16,7 +16,7 @@ pub fn forbidden_exact(b: &Board, p: Pos) -> bool {
 /// Colour `c`'s pattern at empty `p` in direction `dir`, from line keys built from the cells.
 pub fn recompute_pattern(b: &Board, p: Pos, c: Color, dir: usize) -> Pattern {
     let k = b.scratch_keys(b.idx(p));
-    Pattern::from_code(b.code(c.index(), k[dir]))
+    Pattern::from_code(b.code(c.index(), k[c.index()][dir]))
 }
 
 /// Colour `c`'s combined class at empty `p`, from line keys built from the cells, resolving
@@ -24,7 +24,7 @@ pub fn recompute_pattern(b: &Board, p: Pos, c: Color, dir: usize) -> Pattern {
 pub fn recompute_pattern4(b: &Board, p: Pos, c: Color) -> Pattern4 {
     let i = b.idx(p);
     let k = b.scratch_keys(i);
-    let codes = [0, 1, 2, 3].map(|d| b.code(c.index(), k[d]));
+    let codes = [0, 1, 2, 3].map(|d| b.code(c.index(), k[c.index()][d]));
     let code = b.comb[c.index()][pattern::comb_index(codes)];
     if code == pattern::MAYBE33 {
         if b.forbidden_exact_index(i) {
@@ -63,8 +63,11 @@ pub fn check_consistency(b: &Board) -> Result<(), String> {
         }
         let p = b.pos_of(i);
         let k = b.scratch_keys(i);
-        if k != b.keys[i] {
-            return Err(format!("keys differ at {p:?}: {:?} vs {:?}", b.keys[i], k));
+        if k != b.info[i].keys {
+            return Err(format!(
+                "keys differ at {p:?}: {:?} vs {:?}",
+                b.info[i].keys, k
+            ));
         }
         let near = b.scratch_near(i);
         if near != b.near[i] {
@@ -82,12 +85,12 @@ pub fn check_consistency(b: &Board) -> Result<(), String> {
             continue;
         }
         for c in 0..2 {
-            let codes = [0, 1, 2, 3].map(|d| b.code(c, k[d]));
-            if codes != b.pats[i][c] {
+            let codes = [0, 1, 2, 3].map(|d| b.code(c, k[c][d]));
+            if codes != b.info[i].pats[c] {
                 return Err(format!("patterns differ at {p:?} colour {c}"));
             }
             let code4 = b.comb[c][pattern::comb_index(codes)];
-            if code4 != b.pat4[i][c] {
+            if code4 != b.info[i].pat4[c] {
                 return Err(format!("pattern4 differs at {p:?} colour {c}"));
             }
             for code in codes {

@@ -16,7 +16,7 @@ pub use bench::bench_move_undo;
 pub use pattern::{Pattern, Pattern4};
 
 use crate::core::{Cell, Color, Pos, Rule, RuleKind, MAX_SIZE, MIN_SIZE};
-use pattern::{LineRule, LineTables, MAYBE33, N_CODES, N_CODES4};
+use pattern::{LineRule, MAYBE33, N_CODES, N_CODES4};
 
 /// The four line directions as (dx, dy): horizontal, vertical, diagonal, anti-diagonal.
 pub const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
@@ -73,19 +73,21 @@ pub struct Board {
     dirs: [isize; 4],
     /// Padded cells: 0 empty, 1 black, 2 white, 3 wall/off-board.
     grid: Vec<u8>,
-    /// Per padded cell and direction: the 20-bit line key (centre excluded).
-    keys: Vec<[u32; 4]>,
-    /// Per padded cell: internal pattern codes `[colour][direction]` (valid for empty cells).
-    pats: Vec<[[u8; 4]; 2]>,
-    /// Per padded cell: internal combined codes per colour (valid for empty cells).
-    pat4: Vec<[u8; 2]>,
+    /// Per padded cell: line keys, pattern codes and combined codes.
+    info: Vec<CellInfo>,
     /// Per colour: (empty cell, direction) pairs per internal pattern code.
     pcount: [[u32; N_CODES]; 2],
     /// Per colour: empty cells per internal combined code.
     p4count: [[u32; N_CODES4]; 2],
     /// Per padded cell: stones within [`CANDIDATE_RADIUS`].
     near: Vec<u8>,
-    tables: [&'static LineTables; 2],
+    /// Pattern table per colour, indexed by that colour's own-perspective key.
+    tables: [&'static [u8]; 2],
+    /// Cells within this distance along a line are refreshed on a change (4 when the outer
+    /// window cells never matter, i.e. both colours play freestyle fives).
+    reach: isize,
+    /// Key change `[perspective colour][cell value][slot]` for a cell value appearing.
+    delta: [[[u32; 10]; 4]; 2],
     /// Combination table per colour.
     comb: [&'static [u8]; 2],
     side: Color,
@@ -93,6 +95,18 @@ pub struct Board {
     hash: u64,
     stones: usize,
     walls: usize,
+}
+
+/// The incremental state of one padded cell.
+#[derive(Clone, Copy, Default)]
+struct CellInfo {
+    /// `[colour][direction]`: the own-perspective line key (centre excluded), see
+    /// [`pattern::LineTables`].
+    keys: [[u32; 4]; 2],
+    /// `[colour][direction]`: internal pattern codes (valid for empty cells).
+    pats: [[u8; 4]; 2],
+    /// Per colour: internal combined code (valid for empty cells).
+    pat4: [u8; 2],
 }
 
 fn zobrist(p: Pos, c: Color) -> u64 {
@@ -135,10 +149,33 @@ impl Board {
                 grid[(y + PAD) * stride + x + PAD] = EMPTY;
             }
         }
-        let tables = [
+        let lt = [
             pattern::line_tables(LineRule::of(rule.kind, Color::Black)),
             pattern::line_tables(LineRule::of(rule.kind, Color::White)),
         ];
+        let base = lt[0].base;
+        let free = rule.kind == RuleKind::Freestyle;
+        let mut delta = [[[0u32; 10]; 4]; 2];
+        for (c, dc) in delta.iter_mut().enumerate() {
+            for (v, dv) in dc.iter_mut().enumerate() {
+                // State of cell value v (0 empty, 1 black, 2 white, 3 wall) for colour c.
+                let state = match v {
+                    0 => 0,
+                    1 | 2 if v - 1 == c => 1,
+                    1 | 2 => 2,
+                    _ => base - 1,
+                };
+                for (j, d) in dv.iter_mut().enumerate() {
+                    // Freestyle keys leave out the outer cells, which never matter there.
+                    let outer = j == 0 || j == 9;
+                    *d = if free && outer {
+                        0
+                    } else {
+                        state * base.pow(j as u32)
+                    };
+                }
+            }
+        }
         let comb = pattern::comb_tables();
         let renju = rule.kind == RuleKind::Renju;
         let mut b = Board {
@@ -148,13 +185,13 @@ impl Board {
             stride,
             dirs: [1, s, s + 1, 1 - s],
             grid,
-            keys: vec![[0; 4]; len],
-            pats: vec![[[0; 4]; 2]; len],
-            pat4: vec![[0; 2]; len],
+            info: vec![CellInfo::default(); len],
             pcount: [[0; N_CODES]; 2],
             p4count: [[0; N_CODES4]; 2],
             near: vec![0; len],
-            tables,
+            tables: [&lt[0].tab, &lt[1].tab],
+            reach: if free { 4 } else { 5 },
+            delta,
             comb: [if renju { &comb[1] } else { &comb[0] }, &comb[0]],
             side: Color::Black,
             history: Vec::with_capacity(width * height),
@@ -169,10 +206,10 @@ impl Board {
     /// Recomputes every incremental structure from the cells (setup and reference use).
     fn rebuild(&mut self) {
         for i in 0..self.grid.len() {
-            self.keys[i] = if self.on_board_index(i) {
+            self.info[i].keys = if self.on_board_index(i) {
                 self.scratch_keys(i)
             } else {
-                [0; 4]
+                [[0; 4]; 2]
             };
         }
         self.pcount = [[0; N_CODES]; 2];
@@ -218,12 +255,14 @@ impl Board {
     }
 
     /// Line keys of padded index `i` computed from the cells.
-    fn scratch_keys(&self, i: usize) -> [u32; 4] {
-        let mut k = [0u32; 4];
+    fn scratch_keys(&self, i: usize) -> [[u32; 4]; 2] {
+        let mut k = [[0u32; 4]; 2];
         for (d, &off) in self.dirs.iter().enumerate() {
             for o in (-5..=5isize).filter(|&o| o != 0) {
-                let v = self.grid[(i as isize + o * off) as usize] as u32;
-                k[d] |= v << (2 * slot(o));
+                let v = self.grid[(i as isize + o * off) as usize] as usize;
+                for (c, kc) in k.iter_mut().enumerate() {
+                    kc[d] += self.delta[c][v][slot(o) as usize];
+                }
             }
         }
         k
@@ -247,23 +286,22 @@ impl Board {
     /// Internal pattern code of colour `c` for key `key`.
     #[inline]
     fn code(&self, c: usize, key: u32) -> u8 {
-        let t = self.tables[c];
-        t.tab[c][((key >> t.shift) & t.mask) as usize]
+        self.tables[c][key as usize]
     }
 
     /// Recomputes the pattern and combined codes of cell `i` from its keys.
     #[inline]
     fn refresh_cell(&mut self, i: usize) {
-        let k = self.keys[i];
-        for c in 0..2 {
+        let keys = self.info[i].keys;
+        for (c, k) in keys.iter().enumerate() {
             let codes = [
                 self.code(c, k[0]),
                 self.code(c, k[1]),
                 self.code(c, k[2]),
                 self.code(c, k[3]),
             ];
-            self.pats[i][c] = codes;
-            self.pat4[i][c] = self.comb[c][pattern::comb_index(codes)];
+            self.info[i].pats[c] = codes;
+            self.info[i].pat4[c] = self.comb[c][pattern::comb_index(codes)];
         }
     }
 
@@ -272,10 +310,10 @@ impl Board {
     fn add_counts(&mut self, i: usize, sign: u32) {
         for c in 0..2 {
             for d in 0..4 {
-                let code = self.pats[i][c][d] as usize;
+                let code = self.info[i].pats[c][d] as usize;
                 self.pcount[c][code] = self.pcount[c][code].wrapping_add(sign);
             }
-            let code4 = self.pat4[i][c] as usize;
+            let code4 = self.info[i].pat4[c] as usize;
             self.p4count[c][code4] = self.p4count[c][code4].wrapping_add(sign);
         }
     }
@@ -286,20 +324,60 @@ impl Board {
             self.add_counts(i, u32::MAX);
         }
         self.grid[i] = new;
+        // Key change per colour and slot.
+        let mut dk = [[0u32; 10]; 2];
+        for (c, dkc) in dk.iter_mut().enumerate() {
+            for (sl, v) in dkc.iter_mut().enumerate() {
+                *v = self.delta[c][new as usize][sl].wrapping_sub(self.delta[c][old as usize][sl]);
+            }
+        }
+        let reach = self.reach;
+        let len = self.grid.len();
+        assert!(self.info.len() == len);
+        let grid = &self.grid[..];
+        let info = &mut self.info[..];
+        let tables = self.tables;
+        let comb = self.comb;
+        let pcount = &mut self.pcount;
+        let p4count = &mut self.p4count;
         for d in 0..4 {
             let off = self.dirs[d];
-            for k in 1..=5isize {
-                for (q, o) in [(i as isize - k * off, k), (i as isize + k * off, -k)] {
+            for k in 1..=reach {
+                for (q, sl) in [
+                    (i as isize - k * off, slot(k) as usize),
+                    (i as isize + k * off, slot(-k) as usize),
+                ] {
                     let q = q as usize;
-                    let sh = 2 * slot(o);
-                    let key = &mut self.keys[q][d];
-                    *key = key
-                        .wrapping_sub((old as u32) << sh)
-                        .wrapping_add((new as u32) << sh);
-                    if self.grid[q] == EMPTY {
-                        self.add_counts(q, u32::MAX);
-                        self.refresh_cell(q);
-                        self.add_counts(q, 1);
+                    // Every cell within 5 of an on-board cell lies in the padded array.
+                    debug_assert!(q < len);
+                    // SAFETY: q < len (padding of 5 around the board, reach ≤ 5).
+                    let cell = unsafe { info.get_unchecked_mut(q) };
+                    cell.keys[0][d] = cell.keys[0][d].wrapping_add(dk[0][sl]);
+                    cell.keys[1][d] = cell.keys[1][d].wrapping_add(dk[1][sl]);
+                    // SAFETY: as above.
+                    if unsafe { *grid.get_unchecked(q) } != EMPTY {
+                        continue;
+                    }
+                    for c in 0..2 {
+                        let key = cell.keys[c][d] as usize;
+                        debug_assert!(key < tables[c].len());
+                        // SAFETY: keys of on-board cells stay below base^10 = table length.
+                        let new = unsafe { *tables[c].get_unchecked(key) };
+                        let old = cell.pats[c][d];
+                        if new != old {
+                            pcount[c][old as usize] -= 1;
+                            pcount[c][new as usize] += 1;
+                            cell.pats[c][d] = new;
+                            let ix = pattern::comb_index(cell.pats[c]);
+                            // SAFETY: four 4-bit codes index a 65536-entry table.
+                            let new4 = unsafe { *comb[c].get_unchecked(ix) };
+                            let old4 = cell.pat4[c];
+                            if new4 != old4 {
+                                cell.pat4[c] = new4;
+                                p4count[c][old4 as usize] -= 1;
+                                p4count[c][new4 as usize] += 1;
+                            }
+                        }
                     }
                 }
             }
@@ -312,19 +390,15 @@ impl Board {
         if is_stone(old) != is_stone(new) {
             let r = CANDIDATE_RADIUS as isize;
             let s = self.stride as isize;
+            let inc: u8 = if is_stone(new) { 1 } else { u8::MAX };
             for dy in -r..=r {
-                for dx in -r..=r {
-                    let j = (i as isize + dy * s + dx) as usize;
-                    if is_stone(new) {
-                        self.near[j] += 1;
-                    } else {
-                        self.near[j] -= 1;
-                    }
+                let row = (i as isize + dy * s) as usize;
+                for n in &mut self.near[row - r as usize..=row + r as usize] {
+                    *n = n.wrapping_add(inc);
                 }
             }
         }
     }
-
     /// Board width (columns).
     pub fn width(&self) -> usize {
         self.width
@@ -491,7 +565,7 @@ impl Board {
         if !self.on_board(p) {
             return false;
         }
-        let k = self.keys[self.idx(p)];
+        let k = self.info[self.idx(p)].keys[c.index()];
         k.iter()
             .any(|&key| self.code(c.index(), key) == Pattern::Five as u8)
     }
@@ -510,7 +584,7 @@ impl Board {
             return false;
         }
         let i = self.idx(p);
-        match self.pat4[i][0] {
+        match self.info[i].pat4[0] {
             c if c == Pattern4::Forbid as u8 => true,
             MAYBE33 => self.forbidden_exact_index(i),
             _ => false,
@@ -523,7 +597,7 @@ impl Board {
         if !self.is_forbidden(p) {
             return None;
         }
-        let codes = self.pats[self.idx(p)][0];
+        let codes = self.info[self.idx(p)].pats[0];
         let fours: u32 = codes
             .iter()
             .map(|&c| match c {
@@ -637,7 +711,7 @@ impl Board {
         if !self.is_empty(p) || dir > 3 {
             return Pattern::Dead;
         }
-        Pattern::from_code(self.pats[self.idx(p)][c.index()][dir])
+        Pattern::from_code(self.info[self.idx(p)].pats[c.index()][dir])
     }
 
     /// The four directions of empty point `p` combined for colour `c` (see [`Pattern4`]).
@@ -652,12 +726,12 @@ impl Board {
     /// Resolves the internal combined code of empty cell `i` for colour index `c`.
     #[inline]
     fn resolve4(&self, i: usize, c: usize) -> Pattern4 {
-        let code = self.pat4[i][c];
+        let code = self.info[i].pat4[c];
         if code == MAYBE33 {
             if self.forbidden_exact_index(i) {
                 Pattern4::Forbid
             } else {
-                pattern::combine_legal(self.pats[i][c])
+                pattern::combine_legal(self.info[i].pats[c])
             }
         } else {
             Pattern4::from_code(code)
@@ -681,7 +755,7 @@ impl Board {
         if n[MAYBE33 as usize] > 0 {
             for i in 0..self.grid.len() {
                 if self.grid[i] == EMPTY
-                    && self.pat4[i][c.index()] == MAYBE33
+                    && self.info[i].pat4[c.index()] == MAYBE33
                     && self.resolve4(i, c.index()) == pat
                 {
                     total += 1;

@@ -312,69 +312,65 @@ fn classify_uncached(r: LineRule, key: u32, memo: &mut [u8]) -> u8 {
     best
 }
 
-/// Swaps black and white in a key (1 ↔ 2 in every slot).
-fn swap_colors(key: u32) -> u32 {
-    let lo = key & 0x55555; // low bits of each slot
-    let hi = (key >> 1) & 0x55555;
-    // 01 -> 10, 10 -> 01, 11 -> 11, 00 -> 00
-    let both = lo & hi;
-    let only_lo = lo & !hi;
-    let only_hi = hi & !lo;
-    (both * 3) | (only_lo << 1) | only_hi
-}
-
-/// Replaces walls by opponent stones (where the rule does not tell them apart).
-fn walls_as_opp(key: u32) -> u32 {
-    let lo = key & 0x55555;
-    let hi = (key >> 1) & 0x55555;
-    key & !(lo & hi)
-}
-
-/// The per-direction tables of one line rule: a key (absolute colours) → internal code.
+/// The per-direction table of one line rule, indexed by an own-perspective key: the sum
+/// over the 10 window cells of `state × base^slot`, where state is 0 empty, 1 own, 2 opponent
+/// and, for the caro rules only (base 4), 3 wall/off-board (elsewhere walls count as 2).
 pub(crate) struct LineTables {
-    /// `[colour]` tables.
-    pub(crate) tab: [Vec<u8>; 2],
-    /// Index = (key >> shift) & mask.
-    pub(crate) shift: u32,
-    pub(crate) mask: u32,
+    pub(crate) tab: Vec<u8>,
+    /// 3, or 4 for the caro rules.
+    pub(crate) base: u32,
+}
+
+impl LineRule {
+    /// Key base: the caro rules tell walls from opponent stones.
+    pub(crate) fn base(self) -> u32 {
+        match self {
+            LineRule::Free | LineRule::Exact => 3,
+            LineRule::Caro | LineRule::Caro5 => 4,
+        }
+    }
+}
+
+/// The 2-bit key of a key in base `base`.
+fn to_bits(mut key: u32, base: u32) -> u32 {
+    let mut k = 0;
+    for j in 0..10 {
+        k |= (key % base) << (2 * j);
+        key /= base;
+    }
+    k
+}
+
+/// Makes every cell beyond the first opponent stone or wall on each side a wall: fives
+/// through the centre cannot cross a blocker, so those cells never change the class. This
+/// leaves under 9,000 distinct windows to classify.
+fn canonical(bits: u32) -> u32 {
+    let mut out = bits;
+    for side in [[4u32, 3, 2, 1, 0], [5, 6, 7, 8, 9]] {
+        let mut blocked = false;
+        for j in side {
+            let v = (bits >> (2 * j)) & 3;
+            if blocked {
+                out |= 3 << (2 * j);
+            } else if v >= 2 {
+                blocked = true;
+            }
+        }
+    }
+    out
 }
 
 fn build(r: LineRule) -> LineTables {
-    let full = 1usize << 20;
-    let mut memo = vec![0xFFu8; full];
-    let black: Vec<u8> = if r == LineRule::Free {
-        // The outer cells never matter when any length ≥ 5 wins: a 16-bit table.
-        (0..1u32 << 16)
-            .map(|k16| {
-                let key = walls_as_opp(k16 << 2);
-                classify(r, key, &mut memo)
-            })
-            .collect()
-    } else if r == LineRule::Exact {
-        (0..full as u32)
-            .map(|k| classify(r, walls_as_opp(k), &mut memo))
-            .collect()
-    } else {
-        (0..full as u32)
-            .map(|k| classify(r, k, &mut memo))
-            .collect()
-    };
-    let (shift, mask) = if r == LineRule::Free {
-        (2, 0xFFFF)
-    } else {
-        (0, 0xF_FFFF)
-    };
-    let white: Vec<u8> = (0..black.len() as u32)
-        .map(|i| {
-            let key = i << shift;
-            black[(swap_colors(key) >> shift) as usize]
+    let base = r.base();
+    let n = base.pow(10);
+    let mut memo = vec![0xFFu8; 1 << 20];
+    let tab = (0..n)
+        .map(|k| {
+            let bits = if base == 4 { k } else { to_bits(k, base) };
+            classify(r, canonical(bits), &mut memo)
         })
         .collect();
-    LineTables {
-        tab: [black, white],
-        shift,
-        mask,
-    }
+    LineTables { tab, base }
 }
 
 static TABLES: [OnceLock<LineTables>; 4] = [
@@ -528,7 +524,19 @@ mod tests {
 
     fn pat(r: LineRule, c: Color, s: &str) -> u8 {
         let t = line_tables(r);
-        t.tab[c.index()][((key(s) >> t.shift) & t.mask) as usize]
+        let bits = key(s);
+        let mut k = 0;
+        for j in (0..10).rev() {
+            let mut v = (bits >> (2 * j)) & 3;
+            if c == Color::White && (v == 1 || v == 2) {
+                v = 3 - v;
+            }
+            if t.base == 3 && v == 3 {
+                v = 2;
+            }
+            k = k * t.base + v;
+        }
+        t.tab[k as usize]
     }
 
     #[test]
@@ -555,13 +563,5 @@ mod tests {
         assert_eq!(pat(LineRule::Caro, b, "...#x*xxxo."), P::Five as u8);
         assert_eq!(pat(LineRule::Caro, b, "..xxx*xxxo."), P::Five as u8);
         assert_eq!(pat(LineRule::Caro5, b, "..xxx*xxxo."), P::Overline as u8);
-    }
-
-    #[test]
-    fn swap_is_involution() {
-        for k in [0u32, 0x12345, 0xFFFFF, 0x5_5555, 0xA_AAAA] {
-            assert_eq!(swap_colors(swap_colors(k)), k);
-        }
-        assert_eq!(swap_colors(0b11_10_01_00), 0b11_01_10_00);
     }
 }

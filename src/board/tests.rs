@@ -104,3 +104,26 @@ fn bench_runs() {
     let (pairs, secs) = bench_move_undo();
     assert!(pairs > 0 && secs > 0.0);
 }
+
+#[test]
+#[ignore]
+fn timing_report() {
+    use std::time::Instant;
+    for r in [
+        Rule::FREESTYLE,
+        Rule::STANDARD,
+        Rule::RENJU,
+        Rule::CARO,
+        Rule::CARO5,
+    ] {
+        let t = Instant::now();
+        let _ = Board::new(15, 15, r).unwrap();
+        eprintln!(
+            "{:?}: first board {:.1} ms",
+            r.kind,
+            t.elapsed().as_secs_f64() * 1e3
+        );
+    }
+    let (pairs, secs) = bench_move_undo();
+    eprintln!("{} move/undo pairs/s", (pairs as f64 / secs) as u64);
+}
