@@ -8,29 +8,22 @@ use std::thread;
 use std::time::Duration;
 
 use crate::board::Board;
+use crate::search::time::{hash_bytes_for, TimeControl, TimeManager};
 use crate::search::{SearchLimits, SearchReport, SearchResult, Searcher};
 
-/// `timeout_turn` when the manager never sends it (ms).
-pub const DEFAULT_TIMEOUT_TURN_MS: i64 = 30_000;
-/// Memory budget when `max_memory` is 0 or never sent (bytes), like Rapfi.
-pub const DEFAULT_MAX_MEMORY: u64 = 350 * 1024 * 1024;
-/// Time kept in reserve for process, pipe and manager latency (ms).
-pub const SAFETY_MARGIN_MS: i64 = 60;
-/// `time_left` value that means "no match clock".
-pub const UNLIMITED_TIME_LEFT: i64 = 2_147_483_647;
 /// Stack size of the search thread.
 const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// The INFO settings that matter to the engine (the protocol layer fills them in).
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// `timeout_turn` in ms; `None` until sent (then [`DEFAULT_TIMEOUT_TURN_MS`]).
+    /// `timeout_turn` in ms; `None` until sent (then 30 s).
     pub timeout_turn_ms: Option<i64>,
     /// `timeout_match` in ms; 0 = unlimited.
     pub timeout_match_ms: i64,
     /// `time_left` in ms as last sent (may be negative).
     pub time_left_ms: Option<i64>,
-    /// `max_memory` in bytes; 0 = no limit (use [`DEFAULT_MAX_MEMORY`]).
+    /// `max_memory` in bytes; 0 = no limit (then 350 MB).
     pub max_memory: u64,
     /// `hash_size` in KiB (Yixin-Board); 0 = not set.
     pub hash_size_kib: u64,
@@ -63,40 +56,26 @@ impl Default for Settings {
     }
 }
 
-/// Search limits for one move from the time settings (simple, safe rule; the time manager
-/// `crate::search::time::TimeManager` is meant to replace the time part of this function).
-///
-/// - per-move cap `turn` = `timeout_turn` (default 30 s); 0 → answer almost at once;
-/// - match clock `left` = `time_left` (or `timeout_match` before the first `time_left`),
-///   unlimited when `timeout_match` is 0 and `time_left` is absent or 2147483647;
-/// - optimum = min(turn, left / moves_left) / 2, with moves_left ≈ max(15, empty/6) (capped);
-/// - maximum = min(turn, left / 5) − [`SAFETY_MARGIN_MS`], at least 5 ms.
+/// Search limits for one move: the time budget from [`TimeManager`] (turn limit, match clock,
+/// `time_left` trusted over the wall clock, safety margin), plus the INFO stop limits.
 pub fn limits_for(s: &Settings, board: &Board) -> SearchLimits {
-    let turn = s.timeout_turn_ms.unwrap_or(DEFAULT_TIMEOUT_TURN_MS).max(0);
-    let left = match s.time_left_ms {
-        Some(t) if t < UNLIMITED_TIME_LEFT => Some(t.max(0)),
-        Some(_) => None,
-        None if s.timeout_match_ms > 0 => Some(s.timeout_match_ms),
-        None => None,
+    let tc = TimeControl {
+        timeout_turn_ms: s.timeout_turn_ms,
+        timeout_match_ms: s.timeout_match_ms,
+        time_left_ms: s.time_left_ms,
     };
-    let (optimum, maximum) = if turn == 0 {
-        (5, 20)
-    } else {
-        let moves_left = ((board.empty_count() / 6) as i64).clamp(15, 40);
-        let per_move = left.map_or(turn, |l| turn.min(l / moves_left));
-        let cap = left.map_or(turn, |l| turn.min(l / 5));
-        let maximum = (cap - SAFETY_MARGIN_MS).max(5);
-        ((per_move / 2).clamp(1, maximum), maximum)
-    };
+    let (optimum_ms, maximum_ms) =
+        TimeManager::new(&tc, board.empty_count(), board.stone_count()).limits();
     SearchLimits {
-        optimum_ms: Some(optimum as u64),
-        maximum_ms: Some(maximum as u64),
+        optimum_ms,
+        maximum_ms,
         max_depth: (s.max_depth > 0).then_some(s.max_depth),
         max_nodes: (s.max_nodes > 0).then_some(s.max_nodes),
         strength: s.strength.min(100),
         multipv: 1,
         threads: s.threads.max(1),
         randomize_seed: (s.game_type == 0).then(random_seed),
+        ..SearchLimits::default()
     }
 }
 
@@ -104,29 +83,16 @@ fn random_seed() -> u64 {
     rand::random::<u64>()
 }
 
-/// Transposition-table size for the settings: `hash_size` if given, but never more than half
-/// the memory budget (`max_memory`, default 350 MB), the rest being left for everything else.
-/// (`crate::search::time::hash_bytes_for` is meant to replace the budget rule.)
+/// Transposition-table size for the settings: what keeps the whole process under
+/// `max_memory` (default 350 MB) with `thread_num` threads; `hash_size` (KiB) when given,
+/// still capped by the memory limit. See [`hash_bytes_for`].
 pub fn hash_bytes_for_settings(s: &Settings) -> usize {
-    let budget = if s.max_memory == 0 {
-        DEFAULT_MAX_MEMORY
-    } else {
-        s.max_memory
-    };
-    let cap = budget / 2;
-    let want = if s.hash_size_kib > 0 {
-        s.hash_size_kib.saturating_mul(1024)
-    } else {
-        cap
-    };
-    want.min(cap)
-        .min(MAX_HASH_BYTES)
-        .min(usize::MAX as u64 / 2)
-        .max(256 * 1024) as usize
+    hash_bytes_for(
+        s.max_memory,
+        (s.hash_size_kib > 0).then_some(s.hash_size_kib),
+        s.threads,
+    )
 }
-
-/// Largest transposition table we ever ask for, whatever the manager claims to allow.
-pub const MAX_HASH_BYTES: u64 = 8 << 30;
 
 /// What the search thread sends back.
 #[derive(Debug)]
@@ -261,34 +227,39 @@ mod tests {
         let b = Board::new(15, 15, Rule::FREESTYLE).unwrap();
         let mut s = Settings::default();
         let l = limits_for(&s, &b);
-        assert_eq!(l.maximum_ms, Some(30_000 - SAFETY_MARGIN_MS as u64));
-        assert!(l.optimum_ms.unwrap() <= l.maximum_ms.unwrap());
+        let never_sent = l.maximum_ms.unwrap();
+        assert!(never_sent < 30_000 && never_sent > 20_000, "{never_sent}");
+        assert!(l.optimum_ms.unwrap() <= never_sent);
         s.timeout_turn_ms = Some(5000);
         s.timeout_match_ms = 120_000;
         s.time_left_ms = Some(10_000);
         let l = limits_for(&s, &b);
-        assert_eq!(l.maximum_ms, Some(2000 - SAFETY_MARGIN_MS as u64));
-        assert!(l.optimum_ms.unwrap() < 1000);
+        assert!(l.maximum_ms.unwrap() < 2_000);
+        assert!(l.optimum_ms.unwrap() < 1_000);
         s.time_left_ms = Some(-500);
-        let l = limits_for(&s, &b);
-        assert_eq!(l.maximum_ms, Some(5));
+        assert!(limits_for(&s, &b).maximum_ms.unwrap() <= 20);
         s.timeout_turn_ms = Some(0);
-        s.time_left_ms = Some(UNLIMITED_TIME_LEFT);
-        assert_eq!(limits_for(&s, &b).maximum_ms, Some(20));
+        s.time_left_ms = Some(2_147_483_647);
+        assert!(limits_for(&s, &b).maximum_ms.unwrap() <= 20);
+        s.timeout_turn_ms = Some(1 << 40);
+        s.timeout_match_ms = 0;
+        assert_eq!(
+            limits_for(&s, &b).maximum_ms,
+            None,
+            "analysis thinks until STOP"
+        );
     }
 
     #[test]
     fn hash_fits_the_budget() {
         let mut s = Settings::default();
-        assert_eq!(
-            hash_bytes_for_settings(&s),
-            (DEFAULT_MAX_MEMORY / 2) as usize
-        );
-        s.max_memory = 100 << 20;
-        assert_eq!(hash_bytes_for_settings(&s), 50 << 20);
+        let default = hash_bytes_for_settings(&s);
+        assert!(default >= 128 << 20 && (default as u64) + (20 << 20) < 350_000_000);
+        s.max_memory = 64 << 20;
+        assert!(hash_bytes_for_settings(&s) <= 32 << 20);
         s.hash_size_kib = 1024;
         assert_eq!(hash_bytes_for_settings(&s), 1 << 20);
         s.hash_size_kib = u64::MAX;
-        assert_eq!(hash_bytes_for_settings(&s), 50 << 20);
+        assert!(hash_bytes_for_settings(&s) <= 32 << 20);
     }
 }

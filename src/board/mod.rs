@@ -292,13 +292,13 @@ impl Board {
     /// Recomputes the pattern and combined codes of cell `i` from its keys.
     #[inline]
     fn refresh_cell(&mut self, i: usize) {
-        let k = self.info[i].keys;
-        for c in 0..2 {
+        let keys = self.info[i].keys;
+        for (c, k) in keys.iter().enumerate() {
             let codes = [
-                self.code(c, k[c][0]),
-                self.code(c, k[c][1]),
-                self.code(c, k[c][2]),
-                self.code(c, k[c][3]),
+                self.code(c, k[0]),
+                self.code(c, k[1]),
+                self.code(c, k[2]),
+                self.code(c, k[3]),
             ];
             self.info[i].pats[c] = codes;
             self.info[i].pat4[c] = self.comb[c][pattern::comb_index(codes)];

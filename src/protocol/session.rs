@@ -377,6 +377,7 @@ impl<W: Write> Session<W> {
         let ok = |v: i64| (MIN_SIZE as i64..=MAX_SIZE as i64).contains(&v);
         if ok(w) && ok(h) {
             self.new_board(w as usize, h as usize);
+            self.sync_hash_size();
             self.say("OK");
         } else if w == h {
             self.error(&format!(
@@ -447,6 +448,18 @@ impl<W: Write> Session<W> {
             },
             _ => log::debug!("INFO {key} {v}: not used"),
         }
+        if matches!(key, "max_memory" | "hash_size" | "thread_num") {
+            self.sync_hash_size();
+        }
+    }
+
+    /// Gives the transposition table the size the settings ask for, now, while idle (INFO is
+    /// queued during a search), so no move pays for the allocation inside its time.
+    fn sync_hash_size(&mut self) {
+        let want = hash_bytes_for_settings(&self.settings);
+        if !self.engine.is_thinking() && self.engine.hash_bytes() != want {
+            self.engine.resize(want);
+        }
     }
 
     /// Changes the rule; the current position is kept (replayed onto a board of the new rule).
@@ -516,10 +529,7 @@ impl<W: Write> Session<W> {
         let multipv = multipv.min(legal);
         let mut limits = limits_for(&self.settings, &board);
         limits.multipv = multipv;
-        let want = hash_bytes_for_settings(&self.settings);
-        if self.engine.hash_bytes() != want {
-            self.engine.resize(want);
-        }
+        self.sync_hash_size();
         self.task = Some(Task {
             purpose,
             board: board.clone(),
