@@ -13,6 +13,7 @@ use crate::core::Pos;
 use super::movegen;
 use super::params::*;
 use super::pvs::{RootMove, Shared, Worker};
+use super::time::IterationState;
 use super::tt::TTable;
 use super::{
     mate_in, pick_simple_move, Score, SearchLimits, SearchReport, SearchResult, MATE, MATE_BOUND,
@@ -62,6 +63,22 @@ fn strength_caps(strength: u8) -> (i32, u64, Score) {
     let nodes = 500u64 << (s / 7).min(20);
     let margin = (100 - s) * 4;
     (depth, nodes, margin)
+}
+
+/// When to stop deepening: the optimum scaled down while the best move is stable, up while
+/// it changes or the score falls, never past 60% of the maximum (the next iteration would
+/// not finish).
+fn time_target(optimum: u64, maximum: Option<u64>, it: &IterationState) -> u64 {
+    let stability = match it.best_move_changes() {
+        0 if it.depth() >= 6 => 0.5,
+        0 => 0.7,
+        1 => 1.0,
+        2 => 1.4,
+        _ => 1.8,
+    };
+    let falling = 1.0 + f64::from(it.score_drop().clamp(0, 200)) / 200.0;
+    let target = (optimum as f64 * 0.6 * stability * falling) as u64;
+    maximum.map_or(target, |m| target.min(m * 6 / 10))
 }
 
 /// Runs one search; see [`super::Searcher::search`].
@@ -200,6 +217,7 @@ pub(crate) fn search(
             });
         }
         let mut w = Worker::new(0, &shared, board);
+        let mut iters = IterationState::new();
         for depth in 1..=max_depth {
             for pv_idx in 0..multipv {
                 let prev = rms[pv_idx].prev_score;
@@ -260,8 +278,9 @@ pub(crate) fn search(
             if rms.len() == 1 && depth >= 4 {
                 break;
             }
+            iters.record(depth as u32, rms[0].mv, best);
             if let Some(opt) = limits.optimum_ms {
-                if shared.elapsed_ms() * 10 >= opt * 6 {
+                if shared.elapsed_ms() >= time_target(opt, limits.maximum_ms, &iters) {
                     break;
                 }
             }
@@ -385,6 +404,20 @@ mod tests {
         };
         let (r, _) = run("h8 i9 i8 g8", Rule::FREESTYLE, lim, false);
         assert!(r.nodes <= 5_000 + 2_000, "nodes {}", r.nodes);
+    }
+
+    #[test]
+    fn time_target_scales_with_stability() {
+        let mut stable = IterationState::new();
+        let mut unstable = IterationState::new();
+        for d in 1..=8u32 {
+            stable.record(d, Pos::new(7, 7), 10);
+            unstable.record(d, Pos::new(7 + (d as usize % 2), 7), 10);
+        }
+        let a = time_target(1000, Some(5000), &stable);
+        let b = time_target(1000, Some(5000), &unstable);
+        assert!(a < b, "{a} {b}");
+        assert!(time_target(1000, Some(1000), &unstable) <= 600);
     }
 
     #[test]
