@@ -137,7 +137,7 @@ pub(crate) fn search(
             budget = budget.min(m / 4 + 1);
         }
         if let Some(ms) = limits.maximum_ms {
-            budget = budget.min(ms * 300 + 1);
+            budget = budget.min(ms * 60 + 1);
         }
         let given = budget;
         let mut b = board.clone();
@@ -253,6 +253,9 @@ pub(crate) fn search(
                     break;
                 }
                 w.flush_nodes();
+                if pv_idx >= limits.multipv.max(1) {
+                    continue; // internal lines for randomized choice are not reported
+                }
                 report(&SearchReport {
                     depth: depth as u32,
                     seldepth: w.seldepth.max(depth as usize) as u32,
@@ -394,6 +397,29 @@ mod tests {
         };
         let (w, _) = run("h8 i9", Rule::FREESTYLE, weak, false);
         assert!(w.depth <= 1);
+    }
+
+    #[test]
+    fn every_rule_and_size_gives_a_legal_move() {
+        for rule in [
+            Rule::FREESTYLE,
+            Rule::STANDARD,
+            Rule::RENJU,
+            Rule::CARO,
+            Rule::CARO5,
+        ] {
+            for size in [6usize, 15, 20] {
+                let b = board_from_moves(rule, size, "c3 d4 c4 c5").unwrap();
+                let mut s = Searcher::new(1 << 20);
+                let stop = AtomicBool::new(false);
+                let lim = SearchLimits {
+                    max_depth: Some(4),
+                    ..Default::default()
+                };
+                let r = s.search(&b, &lim, &stop, &mut |_| {});
+                assert!(b.is_legal(r.best), "{rule:?} {size}: {:?}", r.best);
+            }
+        }
     }
 
     #[test]
