@@ -53,10 +53,35 @@ pub struct TtHit {
     pub bound: Bound,
 }
 
-#[derive(Default)]
+/// One entry: the key xored with the data, and the data.
+#[repr(C)]
 struct Entry {
     check: AtomicU64,
     data: AtomicU64,
+}
+
+/// `n` zeroed entries straight from the allocator: the pages stay untouched (and cost no
+/// resident memory) until used, so even a huge table is created at once. Halves the count
+/// until the allocation succeeds; `None` if even one bucket cannot be had.
+fn zeroed_entries(mut n: usize) -> Option<Box<[Entry]>> {
+    use std::alloc::{alloc_zeroed, Layout};
+    while n >= BUCKET_ENTRIES {
+        let Ok(layout) = Layout::array::<Entry>(n) else {
+            n /= 2;
+            continue;
+        };
+        // SAFETY: the layout has non-zero size (n >= 4 entries of 16 bytes). All-zero bytes
+        // are a valid `Entry` (two `AtomicU64`, which have the bit validity of `u64`), and the
+        // box is freed with the same layout `Layout::array::<Entry>(n)` it was allocated with.
+        unsafe {
+            let ptr = alloc_zeroed(layout) as *mut Entry;
+            if !ptr.is_null() {
+                return Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n)));
+            }
+        }
+        n /= 2;
+    }
+    None
 }
 
 // data layout: move u16 | value i16 << 16 | eval i16 << 32 | depth u8 << 48 | bound 2 bits << 56 | age 6 bits << 58
@@ -91,7 +116,7 @@ fn unpack(data: u64) -> (TtHit, u8) {
 
 /// The shared hash table.
 pub struct TTable {
-    entries: Vec<Entry>,
+    entries: Box<[Entry]>,
     buckets: usize,
     age: AtomicU64,
 }
@@ -99,9 +124,10 @@ pub struct TTable {
 impl TTable {
     /// A table of about `bytes` bytes (at least one bucket).
     pub fn new(bytes: usize) -> TTable {
-        let buckets = (bytes / (BUCKET_ENTRIES * ENTRY_BYTES)).max(1);
-        let mut entries = Vec::new();
-        entries.resize_with(buckets * BUCKET_ENTRIES, Entry::default);
+        let buckets = (bytes / (BUCKET_ENTRIES * ENTRY_BYTES)).clamp(1, usize::MAX / 256);
+        let entries = zeroed_entries(buckets * BUCKET_ENTRIES)
+            .unwrap_or_else(|| std::alloc::handle_alloc_error(std::alloc::Layout::new::<Entry>()));
+        let buckets = entries.len() / BUCKET_ENTRIES;
         TTable {
             entries,
             buckets,
@@ -119,13 +145,12 @@ impl TTable {
         *self = TTable::new(bytes);
     }
 
-    /// Empties the table.
+    /// Empties the table (fresh zeroed memory: no page is touched).
     pub fn clear(&mut self) {
-        for e in &self.entries {
-            e.check.store(0, Relaxed);
-            e.data.store(0, Relaxed);
-        }
-        self.age.store(0, Relaxed);
+        let bytes = self.bytes();
+        // Free the old table first so that both never coexist.
+        self.entries = Box::new([]);
+        *self = TTable::new(bytes);
     }
 
     /// Starts a new search: older entries become preferred victims.
