@@ -463,26 +463,22 @@ fn combine_plain(n: &[u32; N_CODES]) -> Pattern4 {
     }
 }
 
+/// A combination table: four 4-bit codes → internal combined code.
+pub(crate) type CombTable = [u8; 1 << 16];
+
 /// Combination tables indexed by four 4-bit codes: `[plain, renju_black]`.
-pub(crate) fn comb_tables() -> &'static [Vec<u8>; 2] {
-    static COMB: OnceLock<[Vec<u8>; 2]> = OnceLock::new();
+pub(crate) fn comb_tables() -> &'static [Box<CombTable>; 2] {
+    static COMB: OnceLock<[Box<CombTable>; 2]> = OnceLock::new();
     COMB.get_or_init(|| {
-        let make = |rb: bool| -> Vec<u8> {
-            (0..1u32 << 16)
-                .map(|i| {
-                    let codes = [
-                        (i & 15) as u8,
-                        ((i >> 4) & 15) as u8,
-                        ((i >> 8) & 15) as u8,
-                        ((i >> 12) & 15) as u8,
-                    ];
-                    if codes.iter().any(|&c| c as usize >= N_CODES) {
-                        0
-                    } else {
-                        combine(codes, rb)
-                    }
-                })
-                .collect()
+        let make = |rb: bool| -> Box<CombTable> {
+            let mut t = Box::new([0u8; 1 << 16]);
+            for (i, e) in t.iter_mut().enumerate() {
+                let codes = [0, 4, 8, 12].map(|s| ((i >> s) & 15) as u8);
+                if codes.iter().all(|&c| (c as usize) < N_CODES) {
+                    *e = combine(codes, rb);
+                }
+            }
+            t
         };
         [make(false), make(true)]
     })
