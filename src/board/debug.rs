@@ -25,7 +25,7 @@ pub fn recompute_pattern4(b: &Board, p: Pos, c: Color) -> Pattern4 {
     let i = b.idx(p);
     let k = b.scratch_keys(i);
     let codes = [0, 1, 2, 3].map(|d| b.code(c.index(), k[d]));
-    let code = b.comb[c.index()][pattern::comb_index(codes)];
+    let code = b.comb[c.index() << 16 | pattern::comb_index(codes)];
     if code == pattern::MAYBE33 {
         if b.forbidden_exact_index(i) {
             Pattern4::Forbid
@@ -81,6 +81,9 @@ pub fn check_consistency(b: &Board) -> Result<(), String> {
         if cand != b.in_candidate_area(p) {
             return Err(format!("candidate area differs at {p:?}"));
         }
+        if b.info[i].value != b.grid[i] {
+            return Err(format!("cell value copy differs at {p:?}"));
+        }
         if b.grid[i] != EMPTY {
             continue;
         }
@@ -89,7 +92,7 @@ pub fn check_consistency(b: &Board) -> Result<(), String> {
             if codes != b.info[i].codes(c) {
                 return Err(format!("patterns differ at {p:?} colour {c}"));
             }
-            let code4 = b.comb[c][pattern::comb_index(codes)];
+            let code4 = b.comb[c << 16 | pattern::comb_index(codes)];
             if code4 != b.info[i].pat4[c] {
                 return Err(format!("pattern4 differs at {p:?} colour {c}"));
             }
@@ -99,11 +102,13 @@ pub fn check_consistency(b: &Board) -> Result<(), String> {
             p4count[c][code4 as usize] += 1;
         }
     }
-    let have = b.counts.pat.map(|r| r.map(u32::from));
+    let have: [[u32; 16]; 2] =
+        std::array::from_fn(|c| std::array::from_fn(|k| u32::from(b.counts.pat(c, k))));
     if pcount != have {
         return Err(format!("pattern counts differ: {have:?} vs {pcount:?}",));
     }
-    let have = b.counts.pat4.map(|r| r.map(u32::from));
+    let have: [[u32; 16]; 2] =
+        std::array::from_fn(|c| std::array::from_fn(|k| u32::from(b.counts.pat4(c, k))));
     if p4count != have {
         return Err(format!("pattern4 counts differ: {have:?} vs {p4count:?}",));
     }

@@ -25,6 +25,8 @@ pub(super) struct CellInfo {
     pub(super) pats: u32,
     /// Per colour: internal combined code (valid for empty cells, kept like `pats`).
     pub(super) pat4: [u8; 2],
+    /// The cell value (a copy of the board's grid entry, next to the hot data).
+    pub(super) value: u8,
 }
 
 impl CellInfo {
@@ -36,32 +38,56 @@ impl CellInfo {
     }
 }
 
-/// Per-colour counts over the empty cells (rows padded to 16 so indexing by a masked code
-/// needs no bounds check).
+/// Per-colour counts over the empty cells, rows of 16 (so indexing by a masked code needs
+/// no bounds check): `16 c + code` counts (empty cell, direction) pairs of colour index `c`
+/// per internal pattern code, `32 + 16 c + code` empty cells per internal combined code.
 #[derive(Clone, Copy)]
-pub(super) struct Counts {
-    /// `[colour][code]`: (empty cell, direction) pairs per internal pattern code.
-    pub(super) pat: [[u16; 16]; 2],
-    /// `[colour][code]`: empty cells per internal combined code.
-    pub(super) pat4: [[u16; 16]; 2],
-}
+pub(super) struct Counts(pub(super) [u16; 64]);
 
 impl Counts {
-    pub(super) const ZERO: Counts = Counts {
-        pat: [[0; 16]; 2],
-        pat4: [[0; 16]; 2],
-    };
+    pub(super) const ZERO: Counts = Counts([0; 64]);
+
+    /// Pattern-code count of colour index `c`.
+    #[inline]
+    pub(super) fn pat(&self, c: usize, code: usize) -> u16 {
+        self.0[(16 * c + code) & 63]
+    }
+
+    /// Combined-code count of colour index `c`.
+    #[inline]
+    pub(super) fn pat4(&self, c: usize, code: usize) -> u16 {
+        self.0[(32 + 16 * c + code) & 63]
+    }
 }
 
 const _: () = assert!(N_CODES <= 16 && N_CODES4 <= 16);
 
-/// The codes of one cell before a move changed them.
+/// The codes of one cell before a move changed them, packed: padded index (bits 0..16; a
+/// padded board has at most 37 × 43 cells), `pats` (bits 16..48), `pat4` (bits 48..64).
 #[derive(Clone, Copy, Default)]
-pub(super) struct Change {
-    idx: u32,
-    pats: u32,
-    pat4: [u8; 2],
+pub(super) struct Change(u64);
+
+impl Change {
+    #[inline(always)]
+    fn new(idx: usize, cell: &CellInfo) -> Change {
+        Change(
+            idx as u64 & 0xFFFF
+                | u64::from(cell.pats) << 16
+                | u64::from(u16::from_le_bytes(cell.pat4)) << 48,
+        )
+    }
+
+    /// Writes the recorded codes back.
+    #[inline(always)]
+    fn restore(self, info: &mut [CellInfo]) {
+        if let Some(cell) = info.get_mut((self.0 & 0xFFFF) as usize) {
+            cell.pats = (self.0 >> 16) as u32;
+            cell.pat4 = ((self.0 >> 48) as u16).to_le_bytes();
+        }
+    }
 }
+
+const _: () = assert!((super::MAX_SIZE + 2 * PAD) * (super::MAX_SIZE + PAD) < 1 << 16);
 
 /// One played stone: point, colour, the side to move before it, where its change records
 /// start, and whether undo may restore them (false after a wall was put on the board).
@@ -89,12 +115,9 @@ const CHANGE_WINDOW: usize = 64;
 
 /// Borrowed hot state for one move's propagation.
 struct Hot<'a> {
-    grid: &'a [u8],
     info: &'a mut [CellInfo],
-    tb: &'a [u8],
-    tw: &'a [u8],
-    cb: &'a pattern::CombTable,
-    cw: &'a pattern::CombTable,
+    table: &'a [u8],
+    comb: &'a pattern::CombTable,
     counts: &'a mut Counts,
     buf: &'a mut [Change; CHANGE_WINDOW],
     n: usize,
@@ -126,52 +149,46 @@ impl Hot<'_> {
         let len = self.info.len();
         // Every cell within 5 (along a line) of an on-board cell lies in the padded array:
         // 5 padding columns/rows around the board, plus one row.
-        debug_assert!(q < len && self.grid.len() == len);
-        // SAFETY: q < len = info.len() = grid.len(), shown above.
+        debug_assert!(q < len);
+        // SAFETY: q < len = info.len(), shown above.
         let cell = unsafe { self.info.get_unchecked_mut(q) };
         let key = cell.keys[D].wrapping_add(delta);
         cell.keys[D] = key;
-        // SAFETY: as above.
-        if unsafe { *self.grid.get_unchecked(q) } != EMPTY {
+        if cell.value != EMPTY {
             return;
         }
         let kb = key as u32 as usize;
         let kw = (key >> 32) as usize;
         // On-board cells hold valid keys: each half is below base^10, the length of its
         // table (padding cells are walls, skipped above).
-        debug_assert!(kb < self.tb.len() && kw < self.tw.len());
-        // SAFETY: kb < tb.len(), kw < tw.len(), shown above.
-        let (pb, pw) = unsafe { (*self.tb.get_unchecked(kb), *self.tw.get_unchecked(kw)) };
+        debug_assert!(kb < self.table.len() && kw < self.table.len());
+        // SAFETY: kb, kw < table.len(), shown above.
+        let (pb, pw) = unsafe { (*self.table.get_unchecked(kb), *self.table.get_unchecked(kw)) };
         let new = pb as u32 | (pw as u32) << 16;
         let sh = 4 * D as u32;
         let old = (cell.pats >> sh) & 0x000F_000F;
         if new == old {
             return;
         }
-        self.buf[self.n & (CHANGE_WINDOW - 1)] = Change {
-            idx: q as u32,
-            pats: cell.pats,
-            pat4: cell.pat4,
-        };
+        self.buf[self.n & (CHANGE_WINDOW - 1)] = Change::new(q, cell);
         self.n += 1;
         let pats = cell.pats ^ ((old ^ new) << sh);
         cell.pats = pats;
-        let c = &mut self.counts.pat;
-        c[0][(old & 15) as usize] -= 1;
-        c[0][(pb & 15) as usize] += 1;
-        c[1][(old >> 16) as usize & 15] -= 1;
-        c[1][(pw & 15) as usize] += 1;
+        let c = &mut self.counts.0;
+        c[(old & 15) as usize] -= 1;
+        c[(pb & 15) as usize] += 1;
+        c[16 + ((old >> 16) as usize & 15)] -= 1;
+        c[16 + (pw & 15) as usize] += 1;
         let n4 = [
-            self.cb[(pats & 0xFFFF) as usize],
-            self.cw[(pats >> 16) as usize],
+            self.comb[(pats & 0xFFFF) as usize],
+            self.comb[(pats >> 16 | 1 << 16) as usize],
         ];
         let o4 = cell.pat4;
         cell.pat4 = n4;
-        let c4 = &mut self.counts.pat4;
-        c4[0][(o4[0] & 15) as usize] -= 1;
-        c4[0][(n4[0] & 15) as usize] += 1;
-        c4[1][(o4[1] & 15) as usize] -= 1;
-        c4[1][(n4[1] & 15) as usize] += 1;
+        c[32 + (o4[0] & 15) as usize] -= 1;
+        c[32 + (n4[0] & 15) as usize] += 1;
+        c[48 + (o4[1] & 15) as usize] -= 1;
+        c[48 + (n4[1] & 15) as usize] += 1;
     }
 }
 
@@ -183,6 +200,7 @@ impl Board {
     /// Recomputes every incremental structure from the cells (setup, walls, reference use).
     pub(super) fn rebuild(&mut self) {
         for i in 0..self.grid.len() {
+            self.info[i].value = self.grid[i];
             self.info[i].keys = if self.on_board_index(i) {
                 self.scratch_keys(i)
             } else {
@@ -212,7 +230,7 @@ impl Board {
 
     /// Line keys of padded index `i` computed from the cells.
     pub(super) fn scratch_keys(&self, i: usize) -> [u64; 4] {
-        let mut k = [0u64; 4];
+        let mut k = [self.key_base; 4];
         for (d, &off) in self.dirs.iter().enumerate() {
             for o in (-5..=5isize).filter(|&o| o != 0) {
                 let v = self.grid[(i as isize + o * off) as usize] as usize;
@@ -241,7 +259,7 @@ impl Board {
     /// Internal pattern code of colour index `c` for a key (both colours' keys packed).
     #[inline]
     pub(super) fn code(&self, c: usize, key: u64) -> u8 {
-        self.tables[c][(key >> (32 * c)) as u32 as usize]
+        self.table[(key >> (32 * c)) as u32 as usize]
     }
 
     /// Packed pattern codes (see [`CellInfo::pats`]) for four keys.
@@ -258,8 +276,8 @@ impl Board {
     #[inline]
     pub(super) fn pat4_of(&self, pats: u32) -> [u8; 2] {
         [
-            self.comb[0][(pats & 0xFFFF) as usize],
-            self.comb[1][(pats >> 16) as usize],
+            self.comb[(pats & 0xFFFF) as usize],
+            self.comb[(pats >> 16 | 1 << 16) as usize],
         ]
     }
 
@@ -277,10 +295,12 @@ impl Board {
         for c in 0..2 {
             for d in 0..4 {
                 let code = ((cell.pats >> (16 * c + 4 * d)) & 15) as usize;
-                self.counts.pat[c][code] = self.counts.pat[c][code].wrapping_add(sign);
+                let n = &mut self.counts.0[16 * c + code];
+                *n = n.wrapping_add(sign);
             }
             let code4 = (cell.pat4[c] & 15) as usize;
-            self.counts.pat4[c][code4] = self.counts.pat4[c][code4].wrapping_add(sign);
+            let n = &mut self.counts.0[32 + 16 * c + code4];
+            *n = n.wrapping_add(sign);
         }
     }
 
@@ -322,6 +342,7 @@ impl Board {
         let start = self.nchanges as u32;
         self.add_counts(i, u16::MAX);
         self.grid[i] = v;
+        self.info[i].value = v;
         if self.reach == 4 {
             self.propagate::<4>(i, v);
         } else {
@@ -351,6 +372,7 @@ impl Board {
     pub(super) fn remove_stone_at(&mut self, i: usize, v: u8, h: &Played) {
         debug_assert!(self.grid[i] == v);
         self.grid[i] = EMPTY;
+        self.info[i].value = EMPTY;
         let saved = self.count_stack.pop();
         if self.reach == 4 {
             self.unpropagate::<4>(i, v);
@@ -362,10 +384,8 @@ impl Board {
             Some(counts) if h.fast => {
                 let start = h.changes as usize;
                 let end = self.nchanges;
-                for ch in self.changes.get(start..end).unwrap_or(&[]) {
-                    let cell = &mut self.info[ch.idx as usize];
-                    cell.pats = ch.pats;
-                    cell.pat4 = ch.pat4;
+                for &ch in self.changes.get(start..end).unwrap_or(&[]) {
+                    ch.restore(&mut self.info);
                 }
                 self.nchanges = start.min(end);
                 self.counts = counts;
@@ -392,14 +412,10 @@ impl Board {
         let Ok(buf) = <&mut [Change; CHANGE_WINDOW]>::try_from(window) else {
             unreachable!("window has CHANGE_WINDOW entries");
         };
-        let [tb, tw] = self.tables;
         let mut hot = Hot {
-            grid: &self.grid,
             info: &mut self.info,
-            tb,
-            tw,
-            cb: self.comb[0],
-            cw: self.comb[1],
+            table: self.table,
+            comb: self.comb,
             counts: &mut self.counts,
             buf,
             n: 0,

@@ -81,8 +81,9 @@ pub struct Board {
     counts: Counts,
     /// Per padded cell: stones within [`CANDIDATE_RADIUS`].
     near: Vec<u8>,
-    /// Pattern table per colour, indexed by that colour's own-perspective key.
-    tables: [&'static [u8]; 2],
+    /// Pattern table of both colours, indexed by a colour's own-perspective key (White's
+    /// keys carry the offset of its part, see [`pattern::rule_line_table`]).
+    table: &'static [u8],
     /// Cells within this distance along a line are refreshed on a change (4 when the outer
     /// window cells never matter, i.e. both colours play freestyle fives).
     reach: isize,
@@ -90,8 +91,10 @@ pub struct Board {
     delta: [[u64; 10]; 4],
     /// Key change `[cell value][slot]` when an empty cell takes that value.
     place: [[u64; 10]; 4],
-    /// Combination table per colour, indexed by its four packed codes.
-    comb: [&'static [u8; 1 << 16]; 2],
+    /// Combination tables of both colours (see [`pattern::CombTable`]).
+    comb: &'static pattern::CombTable,
+    /// White's key offset into `table`, in the high half of every key.
+    key_base: u64,
     side: Color,
     history: Vec<Played>,
     /// Codes changed by the moves in `history` (old values), for undo; live part
@@ -135,11 +138,8 @@ impl Board {
                 grid[(y + PAD) * stride + x + PAD] = EMPTY;
             }
         }
-        let lt = [
-            pattern::line_tables(LineRule::of(rule.kind, Color::Black)),
-            pattern::line_tables(LineRule::of(rule.kind, Color::White)),
-        ];
-        let base = lt[0].base;
+        let base = pattern::line_tables(LineRule::of(rule.kind, Color::Black)).base;
+        let (table, white_offset) = pattern::rule_line_table(rule.kind);
         let free = rule.kind == RuleKind::Freestyle;
         let mut delta = [[0u64; 10]; 4];
         for (v, dv) in delta.iter_mut().enumerate() {
@@ -179,11 +179,12 @@ impl Board {
             info: vec![CellInfo::default(); len],
             counts: Counts::ZERO,
             near: vec![0; len],
-            tables: [&lt[0].tab, &lt[1].tab],
+            table,
             reach: if free { 4 } else { 5 },
             delta,
             place,
-            comb: [if renju { &comb[1] } else { &comb[0] }, &comb[0]],
+            comb: if renju { &comb[1] } else { &comb[0] },
+            key_base: u64::from(white_offset) << 32,
             side: Color::Black,
             history: Vec::with_capacity(width * height),
             changes: Vec::new(),
@@ -561,19 +562,18 @@ impl Board {
 
     /// Number of (empty cell, direction) pairs where colour `c` has pattern `pat`.
     pub fn pattern_count(&self, c: Color, pat: Pattern) -> u32 {
-        let n = &self.counts.pat[c.index()];
-        u32::from(match pat {
-            Pattern::Flex4 => n[Pattern::Flex4 as usize] + n[pattern::DOUBLE_FOUR as usize],
-            p => n[p as usize],
-        })
+        let n = |code: usize| u32::from(self.counts.pat(c.index(), code));
+        match pat {
+            Pattern::Flex4 => n(Pattern::Flex4 as usize) + n(pattern::DOUBLE_FOUR as usize),
+            p => n(p as usize),
+        }
     }
 
     /// Number of empty cells where colour `c` has combined class `pat`. Exact for renju
     /// Black (cells needing the recursive 3-3 test are resolved on demand).
     pub fn pattern4_count(&self, c: Color, pat: Pattern4) -> u32 {
-        let n = &self.counts.pat4[c.index()];
-        let mut total = u32::from(n[pat as usize]);
-        if n[MAYBE33 as usize] > 0 {
+        let mut total = u32::from(self.counts.pat4(c.index(), pat as usize));
+        if self.counts.pat4(c.index(), MAYBE33 as usize) > 0 {
             for i in 0..self.grid.len() {
                 if self.grid[i] == EMPTY
                     && self.info[i].pat4[c.index()] == MAYBE33
@@ -589,8 +589,7 @@ impl Board {
     /// Does colour `c` have any cell of class at least `pat`? (Cheap: reads the counts;
     /// `Forbid` and the classes of unresolved renju 3-3 candidates count as present.)
     pub fn has_pattern4_at_least(&self, c: Color, pat: Pattern4) -> bool {
-        let n = &self.counts.pat4[c.index()];
-        (pat as usize..N_CODES4).any(|k| n[k] > 0)
+        (pat as usize..N_CODES4).any(|k| self.counts.pat4(c.index(), k) > 0)
     }
 }
 
