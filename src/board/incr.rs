@@ -80,10 +80,14 @@ impl Change {
     /// Writes the recorded codes back.
     #[inline(always)]
     fn restore(self, info: &mut [CellInfo]) {
-        if let Some(cell) = info.get_mut((self.0 & 0xFFFF) as usize) {
-            cell.pats = (self.0 >> 16) as u32;
-            cell.pat4 = ((self.0 >> 48) as u16).to_le_bytes();
-        }
+        let q = (self.0 & 0xFFFF) as usize;
+        // Records are only made by `Hot::visit` for an index q < info.len(), and the cell
+        // array never changes length.
+        debug_assert!(q < info.len());
+        // SAFETY: q < info.len(), shown above.
+        let cell = unsafe { info.get_unchecked_mut(q) };
+        cell.pats = (self.0 >> 16) as u32;
+        cell.pat4 = ((self.0 >> 48) as u16).to_le_bytes();
     }
 }
 
