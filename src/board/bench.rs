@@ -58,6 +58,41 @@ fn thread_cpu_seconds() -> Option<f64> {
     Some(ns as f64 * 1e-9)
 }
 
+/// One pass over the fixed positions: every candidate played and taken back, then two-ply
+/// sequences as in a search. Returns the number of move/undo pairs.
+fn one_round(boards: &mut [Board], moves: &[Vec<Pos>]) -> u64 {
+    let mut pairs = 0u64;
+    for (b, ms) in boards.iter_mut().zip(moves) {
+        for &p in ms {
+            b.make_move(p);
+            b.undo();
+        }
+        pairs += ms.len() as u64;
+        // Two-ply sequences as in a search.
+        for (j, &p) in ms.iter().enumerate() {
+            let q = ms[(j * 7 + 3) % ms.len()];
+            b.make_move(p);
+            if q != p {
+                b.make_move_as(q, Color::White);
+                b.undo();
+                pairs += 1;
+            }
+            b.undo();
+            pairs += 1;
+        }
+    }
+    pairs
+}
+
+/// The bench workload for a fixed number of rounds (for instruction-count profiling with
+/// callgrind, which is independent of machine load). Returns the pairs played.
+#[doc(hidden)]
+pub fn bench_fixed_rounds(rounds: usize) -> u64 {
+    let mut boards = positions();
+    let moves: Vec<Vec<Pos>> = boards.iter().map(|b| b.candidates().collect()).collect();
+    (0..rounds).map(|_| one_round(&mut boards, &moves)).sum()
+}
+
 /// Plays and takes back every candidate move of a fixed mix of positions, repeatedly, for
 /// about 0.5 s of CPU time. Returns (move/undo pairs, seconds): the seconds are the thread's
 /// CPU time where the OS reports it (Linux), else wall-clock time.
@@ -68,25 +103,7 @@ pub fn bench_move_undo() -> (u64, f64) {
     let start = Instant::now();
     let mut pairs = 0u64;
     loop {
-        for (b, ms) in boards.iter_mut().zip(&moves) {
-            for &p in ms {
-                b.make_move(p);
-                b.undo();
-            }
-            pairs += ms.len() as u64;
-            // Two-ply sequences as in a search.
-            for (j, &p) in ms.iter().enumerate() {
-                let q = ms[(j * 7 + 3) % ms.len()];
-                b.make_move(p);
-                if q != p {
-                    b.make_move_as(q, Color::White);
-                    b.undo();
-                    pairs += 1;
-                }
-                b.undo();
-                pairs += 1;
-            }
-        }
+        pairs += one_round(&mut boards, &moves);
         let t = match (cpu0, thread_cpu_seconds()) {
             (Some(a), Some(b)) => b - a,
             _ => start.elapsed().as_secs_f64(),

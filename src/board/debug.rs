@@ -16,7 +16,7 @@ pub fn forbidden_exact(b: &Board, p: Pos) -> bool {
 /// Colour `c`'s pattern at empty `p` in direction `dir`, from line keys built from the cells.
 pub fn recompute_pattern(b: &Board, p: Pos, c: Color, dir: usize) -> Pattern {
     let k = b.scratch_keys(b.idx(p));
-    Pattern::from_code(b.code(c.index(), k[c.index()][dir]))
+    Pattern::from_code(b.code(c.index(), k[dir]))
 }
 
 /// Colour `c`'s combined class at empty `p`, from line keys built from the cells, resolving
@@ -24,8 +24,8 @@ pub fn recompute_pattern(b: &Board, p: Pos, c: Color, dir: usize) -> Pattern {
 pub fn recompute_pattern4(b: &Board, p: Pos, c: Color) -> Pattern4 {
     let i = b.idx(p);
     let k = b.scratch_keys(i);
-    let codes = [0, 1, 2, 3].map(|d| b.code(c.index(), k[c.index()][d]));
-    let code = b.comb[c.index()][pattern::comb_index(codes)];
+    let codes = [0, 1, 2, 3].map(|d| b.code(c.index(), k[d]));
+    let code = b.comb[c.index() << 16 | pattern::comb_index(codes)];
     if code == pattern::MAYBE33 {
         if b.forbidden_exact_index(i) {
             Pattern4::Forbid
@@ -52,8 +52,8 @@ pub fn recompute_hash(b: &Board) -> u64 {
 /// Compares every incremental structure with a from-scratch recomputation; describes the
 /// first difference found.
 pub fn check_consistency(b: &Board) -> Result<(), String> {
-    let mut pcount = [[0u32; pattern::N_CODES]; 2];
-    let mut p4count = [[0u32; pattern::N_CODES4]; 2];
+    let mut pcount = [[0u32; 16]; 2];
+    let mut p4count = [[0u32; 16]; 2];
     for i in 0..b.grid.len() {
         if !b.on_board_index(i) {
             if b.grid[i] != super::WALL {
@@ -81,15 +81,18 @@ pub fn check_consistency(b: &Board) -> Result<(), String> {
         if cand != b.in_candidate_area(p) {
             return Err(format!("candidate area differs at {p:?}"));
         }
+        if b.info[i].value != b.grid[i] {
+            return Err(format!("cell value copy differs at {p:?}"));
+        }
         if b.grid[i] != EMPTY {
             continue;
         }
         for c in 0..2 {
-            let codes = [0, 1, 2, 3].map(|d| b.code(c, k[c][d]));
-            if codes != b.info[i].pats[c] {
+            let codes = [0, 1, 2, 3].map(|d| b.code(c, k[d]));
+            if codes != b.info[i].codes(c) {
                 return Err(format!("patterns differ at {p:?} colour {c}"));
             }
-            let code4 = b.comb[c][pattern::comb_index(codes)];
+            let code4 = b.comb[c << 16 | pattern::comb_index(codes)];
             if code4 != b.info[i].pat4[c] {
                 return Err(format!("pattern4 differs at {p:?} colour {c}"));
             }
@@ -99,17 +102,15 @@ pub fn check_consistency(b: &Board) -> Result<(), String> {
             p4count[c][code4 as usize] += 1;
         }
     }
-    if pcount != b.pcount {
-        return Err(format!(
-            "pattern counts differ: {:?} vs {pcount:?}",
-            b.pcount
-        ));
+    let have: [[u32; 16]; 2] =
+        std::array::from_fn(|c| std::array::from_fn(|k| u32::from(b.counts.pat(c, k))));
+    if pcount != have {
+        return Err(format!("pattern counts differ: {have:?} vs {pcount:?}",));
     }
-    if p4count != b.p4count {
-        return Err(format!(
-            "pattern4 counts differ: {:?} vs {p4count:?}",
-            b.p4count
-        ));
+    let have: [[u32; 16]; 2] =
+        std::array::from_fn(|c| std::array::from_fn(|k| u32::from(b.counts.pat4(c, k))));
+    if p4count != have {
+        return Err(format!("pattern4 counts differ: {have:?} vs {p4count:?}",));
     }
     if recompute_hash(b) != b.hash {
         return Err("hash differs".to_string());

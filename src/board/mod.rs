@@ -10,13 +10,15 @@
 mod bench;
 pub mod debug;
 mod forbid;
+mod incr;
 mod pattern;
 
-pub use bench::bench_move_undo;
+pub use bench::{bench_fixed_rounds, bench_move_undo};
 pub use pattern::{Pattern, Pattern4};
 
 use crate::core::{Cell, Color, Pos, Rule, RuleKind, MAX_SIZE, MIN_SIZE};
-use pattern::{LineRule, MAYBE33, N_CODES, N_CODES4};
+use incr::{CellInfo, Counts, Played};
+use pattern::{LineRule, MAYBE33, N_CODES4};
 
 /// The four line directions as (dx, dy): horizontal, vertical, diagonal, anti-diagonal.
 pub const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
@@ -75,38 +77,35 @@ pub struct Board {
     grid: Vec<u8>,
     /// Per padded cell: line keys, pattern codes and combined codes.
     info: Vec<CellInfo>,
-    /// Per colour: (empty cell, direction) pairs per internal pattern code.
-    pcount: [[u32; N_CODES]; 2],
-    /// Per colour: empty cells per internal combined code.
-    p4count: [[u32; N_CODES4]; 2],
+    /// Per-colour pattern and combined-code counts over the empty cells.
+    counts: Counts,
     /// Per padded cell: stones within [`CANDIDATE_RADIUS`].
     near: Vec<u8>,
-    /// Pattern table per colour, indexed by that colour's own-perspective key.
-    tables: [&'static [u8]; 2],
+    /// Pattern table of both colours, indexed by a colour's own-perspective key (White's
+    /// keys carry the offset of its part, see [`pattern::rule_line_table`]).
+    table: &'static [u8],
     /// Cells within this distance along a line are refreshed on a change (4 when the outer
     /// window cells never matter, i.e. both colours play freestyle fives).
     reach: isize,
-    /// Key change `[perspective colour][cell value][slot]` for a cell value appearing.
-    delta: [[[u32; 10]; 4]; 2],
-    /// Combination table per colour.
-    comb: [&'static [u8]; 2],
+    /// Packed key contribution `[cell value][slot]` (Black's | White's << 32).
+    delta: [[u64; 10]; 4],
+    /// Key change `[cell value][slot]` when an empty cell takes that value.
+    place: [[u64; 10]; 4],
+    /// Combination tables of both colours (see [`pattern::CombTable`]).
+    comb: &'static pattern::CombTable,
+    /// White's key offset into `table`, in the high half of every key.
+    key_base: u64,
     side: Color,
-    history: Vec<(Pos, Color, Color)>,
+    history: Vec<Played>,
+    /// Codes changed by the moves in `history` (old values), for undo; live part
+    /// `..nchanges`, the rest is spare room.
+    changes: Vec<incr::Change>,
+    nchanges: usize,
+    /// Counts before each move in `history`, for undo.
+    count_stack: Vec<Counts>,
     hash: u64,
     stones: usize,
     walls: usize,
-}
-
-/// The incremental state of one padded cell.
-#[derive(Clone, Copy, Default)]
-struct CellInfo {
-    /// `[colour][direction]`: the own-perspective line key (centre excluded), see
-    /// [`pattern::LineTables`].
-    keys: [[u32; 4]; 2],
-    /// `[colour][direction]`: internal pattern codes (valid for empty cells).
-    pats: [[u8; 4]; 2],
-    /// Per colour: internal combined code (valid for empty cells).
-    pat4: [u8; 2],
 }
 
 fn zobrist(p: Pos, c: Color) -> u64 {
@@ -118,16 +117,6 @@ fn zobrist(p: Pos, c: Color) -> u64 {
 }
 
 const SIDE_KEY: u64 = 0x5851_F42D_4C95_7F2D;
-
-/// Key slot of the cell at offset `o` (±1..±5) from the centre.
-#[inline]
-const fn slot(o: isize) -> u32 {
-    if o < 0 {
-        (o + 5) as u32
-    } else {
-        (o + 4) as u32
-    }
-}
 
 #[inline]
 fn color_value(c: Color) -> u8 {
@@ -149,33 +138,35 @@ impl Board {
                 grid[(y + PAD) * stride + x + PAD] = EMPTY;
             }
         }
-        let lt = [
-            pattern::line_tables(LineRule::of(rule.kind, Color::Black)),
-            pattern::line_tables(LineRule::of(rule.kind, Color::White)),
-        ];
-        let base = lt[0].base;
+        let base = pattern::line_tables(LineRule::of(rule.kind, Color::Black)).base;
+        let (table, white_offset) = pattern::rule_line_table(rule.kind);
         let free = rule.kind == RuleKind::Freestyle;
-        let mut delta = [[[0u32; 10]; 4]; 2];
-        for (c, dc) in delta.iter_mut().enumerate() {
-            for (v, dv) in dc.iter_mut().enumerate() {
-                // State of cell value v (0 empty, 1 black, 2 white, 3 wall) for colour c.
-                let state = match v {
-                    0 => 0,
-                    1 | 2 if v - 1 == c => 1,
-                    1 | 2 => 2,
-                    _ => base - 1,
-                };
-                for (j, d) in dv.iter_mut().enumerate() {
-                    // Freestyle keys leave out the outer cells, which never matter there.
-                    let outer = j == 0 || j == 9;
-                    *d = if free && outer {
-                        0
-                    } else {
-                        state * base.pow(j as u32)
+        let mut delta = [[0u64; 10]; 4];
+        for (v, dv) in delta.iter_mut().enumerate() {
+            for (j, d) in dv.iter_mut().enumerate() {
+                // Freestyle keys leave out the outer cells, which never matter there.
+                if free && (j == 0 || j == 9) {
+                    continue;
+                }
+                for c in 0..2 {
+                    // State of cell value v (0 empty, 1 black, 2 white, 3 wall) for colour c.
+                    let state = match v {
+                        0 => 0,
+                        1 | 2 if v - 1 == c => 1,
+                        1 | 2 => 2,
+                        _ => base - 1,
                     };
+                    *d += ((state * base.pow(j as u32)) as u64) << (32 * c);
                 }
             }
         }
+        let place = delta.map(|dv| {
+            let mut out = [0u64; 10];
+            for (j, o) in out.iter_mut().enumerate() {
+                *o = dv[j].wrapping_sub(delta[EMPTY as usize][j]);
+            }
+            out
+        });
         let comb = pattern::comb_tables();
         let renju = rule.kind == RuleKind::Renju;
         let mut b = Board {
@@ -186,55 +177,25 @@ impl Board {
             dirs: [1, s, s + 1, 1 - s],
             grid,
             info: vec![CellInfo::default(); len],
-            pcount: [[0; N_CODES]; 2],
-            p4count: [[0; N_CODES4]; 2],
+            counts: Counts::ZERO,
             near: vec![0; len],
-            tables: [&lt[0].tab, &lt[1].tab],
+            table,
             reach: if free { 4 } else { 5 },
             delta,
-            comb: [if renju { &comb[1] } else { &comb[0] }, &comb[0]],
+            place,
+            comb: if renju { &comb[1] } else { &comb[0] },
+            key_base: u64::from(white_offset) << 32,
             side: Color::Black,
             history: Vec::with_capacity(width * height),
+            changes: Vec::new(),
+            nchanges: 0,
+            count_stack: Vec::with_capacity(width * height),
             hash: 0,
             stones: 0,
             walls: 0,
         };
         b.rebuild();
         Ok(b)
-    }
-
-    /// Recomputes every incremental structure from the cells (setup and reference use).
-    fn rebuild(&mut self) {
-        for i in 0..self.grid.len() {
-            self.info[i].keys = if self.on_board_index(i) {
-                self.scratch_keys(i)
-            } else {
-                [[0; 4]; 2]
-            };
-        }
-        self.pcount = [[0; N_CODES]; 2];
-        self.p4count = [[0; N_CODES4]; 2];
-        for i in 0..self.grid.len() {
-            if self.grid[i] == EMPTY {
-                self.refresh_cell(i);
-                self.add_counts(i, 1);
-            }
-        }
-        for i in 0..self.grid.len() {
-            self.near[i] = if self.on_board_index(i) {
-                self.scratch_near(i)
-            } else {
-                0
-            };
-        }
-    }
-
-    /// Is padded index `i` an on-board cell?
-    #[inline]
-    fn on_board_index(&self, i: usize) -> bool {
-        let r = i / self.stride;
-        let x = i % self.stride;
-        r >= PAD && r < PAD + self.height && x >= PAD && x < PAD + self.width
     }
 
     /// Padded index of an on-board point.
@@ -254,151 +215,6 @@ impl Board {
         !p.is_none() && p.x() < self.width && p.y() < self.height
     }
 
-    /// Line keys of padded index `i` computed from the cells.
-    fn scratch_keys(&self, i: usize) -> [[u32; 4]; 2] {
-        let mut k = [[0u32; 4]; 2];
-        for (d, &off) in self.dirs.iter().enumerate() {
-            for o in (-5..=5isize).filter(|&o| o != 0) {
-                let v = self.grid[(i as isize + o * off) as usize] as usize;
-                for (c, kc) in k.iter_mut().enumerate() {
-                    kc[d] += self.delta[c][v][slot(o) as usize];
-                }
-            }
-        }
-        k
-    }
-
-    fn scratch_near(&self, i: usize) -> u8 {
-        let mut n = 0;
-        let r = CANDIDATE_RADIUS as isize;
-        let s = self.stride as isize;
-        for dy in -r..=r {
-            for dx in -r..=r {
-                let j = (i as isize + dy * s + dx) as usize;
-                if matches!(self.grid[j], 1 | 2) {
-                    n += 1;
-                }
-            }
-        }
-        n
-    }
-
-    /// Internal pattern code of colour `c` for key `key`.
-    #[inline]
-    fn code(&self, c: usize, key: u32) -> u8 {
-        self.tables[c][key as usize]
-    }
-
-    /// Recomputes the pattern and combined codes of cell `i` from its keys.
-    #[inline]
-    fn refresh_cell(&mut self, i: usize) {
-        let keys = self.info[i].keys;
-        for (c, k) in keys.iter().enumerate() {
-            let codes = [
-                self.code(c, k[0]),
-                self.code(c, k[1]),
-                self.code(c, k[2]),
-                self.code(c, k[3]),
-            ];
-            self.info[i].pats[c] = codes;
-            self.info[i].pat4[c] = self.comb[c][pattern::comb_index(codes)];
-        }
-    }
-
-    /// Adds (`sign` = 1) or removes (`sign` = u32::MAX, i.e. −1) cell `i`'s counts.
-    #[inline]
-    fn add_counts(&mut self, i: usize, sign: u32) {
-        for c in 0..2 {
-            for d in 0..4 {
-                let code = self.info[i].pats[c][d] as usize;
-                self.pcount[c][code] = self.pcount[c][code].wrapping_add(sign);
-            }
-            let code4 = self.info[i].pat4[c] as usize;
-            self.p4count[c][code4] = self.p4count[c][code4].wrapping_add(sign);
-        }
-    }
-
-    /// Changes cell `i` from `old` to `new` and refreshes everything within reach.
-    fn set_cell(&mut self, i: usize, old: u8, new: u8) {
-        if old == EMPTY {
-            self.add_counts(i, u32::MAX);
-        }
-        self.grid[i] = new;
-        // Key change per colour and slot.
-        let mut dk = [[0u32; 10]; 2];
-        for (c, dkc) in dk.iter_mut().enumerate() {
-            for (sl, v) in dkc.iter_mut().enumerate() {
-                *v = self.delta[c][new as usize][sl].wrapping_sub(self.delta[c][old as usize][sl]);
-            }
-        }
-        let reach = self.reach;
-        let len = self.grid.len();
-        assert!(self.info.len() == len);
-        let grid = &self.grid[..];
-        let info = &mut self.info[..];
-        let tables = self.tables;
-        let comb = self.comb;
-        let pcount = &mut self.pcount;
-        let p4count = &mut self.p4count;
-        for d in 0..4 {
-            let off = self.dirs[d];
-            for k in 1..=reach {
-                for (q, sl) in [
-                    (i as isize - k * off, slot(k) as usize),
-                    (i as isize + k * off, slot(-k) as usize),
-                ] {
-                    let q = q as usize;
-                    // Every cell within 5 of an on-board cell lies in the padded array.
-                    debug_assert!(q < len);
-                    // SAFETY: q < len (padding of 5 around the board, reach ≤ 5).
-                    let cell = unsafe { info.get_unchecked_mut(q) };
-                    cell.keys[0][d] = cell.keys[0][d].wrapping_add(dk[0][sl]);
-                    cell.keys[1][d] = cell.keys[1][d].wrapping_add(dk[1][sl]);
-                    // SAFETY: as above.
-                    if unsafe { *grid.get_unchecked(q) } != EMPTY {
-                        continue;
-                    }
-                    for c in 0..2 {
-                        let key = cell.keys[c][d] as usize;
-                        debug_assert!(key < tables[c].len());
-                        // SAFETY: keys of on-board cells stay below base^10 = table length.
-                        let new = unsafe { *tables[c].get_unchecked(key) };
-                        let old = cell.pats[c][d];
-                        if new != old {
-                            pcount[c][old as usize] -= 1;
-                            pcount[c][new as usize] += 1;
-                            cell.pats[c][d] = new;
-                            let ix = pattern::comb_index(cell.pats[c]);
-                            // SAFETY: four 4-bit codes index a 65536-entry table.
-                            let new4 = unsafe { *comb[c].get_unchecked(ix) };
-                            let old4 = cell.pat4[c];
-                            if new4 != old4 {
-                                cell.pat4[c] = new4;
-                                p4count[c][old4 as usize] -= 1;
-                                p4count[c][new4 as usize] += 1;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        if new == EMPTY {
-            self.refresh_cell(i);
-            self.add_counts(i, 1);
-        }
-        let is_stone = |v: u8| v == 1 || v == 2;
-        if is_stone(old) != is_stone(new) {
-            let r = CANDIDATE_RADIUS as isize;
-            let s = self.stride as isize;
-            let inc: u8 = if is_stone(new) { 1 } else { u8::MAX };
-            for dy in -r..=r {
-                let row = (i as isize + dy * s) as usize;
-                for n in &mut self.near[row - r as usize..=row + r as usize] {
-                    *n = n.wrapping_add(inc);
-                }
-            }
-        }
-    }
     /// Board width (columns).
     pub fn width(&self) -> usize {
         self.width
@@ -469,12 +285,12 @@ impl Board {
 
     /// Stones in the order they were played, with their colours.
     pub fn history(&self) -> impl DoubleEndedIterator<Item = (Pos, Color)> + '_ {
-        self.history.iter().map(|&(p, c, _)| (p, c))
+        self.history.iter().map(|h| (h.pos, h.color))
     }
 
     /// The last stone played, if any.
     pub fn last_move(&self) -> Option<Pos> {
-        self.history.last().map(|h| h.0)
+        self.history.last().map(|h| h.pos)
     }
 
     /// Zobrist hash of stones and side to move (walls are not hashed).
@@ -490,7 +306,7 @@ impl Board {
             return;
         }
         let i = self.idx(p);
-        self.set_cell(i, EMPTY, WALL);
+        self.place_wall(i);
         self.walls += 1;
     }
 
@@ -510,8 +326,8 @@ impl Board {
         }
         let prev_side = self.side;
         let i = self.idx(p);
-        self.set_cell(i, EMPTY, color_value(c));
-        self.history.push((p, c, prev_side));
+        let rec = self.place_stone(i, color_value(c));
+        self.history.push(Board::played(p, c, prev_side, rec));
         self.stones += 1;
         self.hash ^= zobrist(p, c);
         self.set_side_to_move(c.opp());
@@ -519,11 +335,12 @@ impl Board {
 
     /// Takes back the last stone; the side to move is restored. No-op on an empty history.
     pub fn undo(&mut self) {
-        let Some((p, c, prev_side)) = self.history.pop() else {
+        let Some(h) = self.history.pop() else {
             return;
         };
+        let (p, c, prev_side) = (h.pos, h.color, h.prev_side);
         let i = self.idx(p);
-        self.set_cell(i, color_value(c), EMPTY);
+        self.remove_stone_at(i, color_value(c), &h);
         self.stones -= 1;
         self.hash ^= zobrist(p, c);
         self.set_side_to_move(prev_side);
@@ -532,13 +349,13 @@ impl Board {
     /// Removes the stone at `p` wherever it is in the history (the protocol's TAKEBACK).
     /// Returns false if there is no stone there.
     pub fn remove_stone(&mut self, p: Pos) -> bool {
-        let Some(i) = self.history.iter().rposition(|h| h.0 == p) else {
+        let Some(i) = self.history.iter().rposition(|h| h.pos == p) else {
             return false;
         };
         let mut replay = Vec::new();
         while self.history.len() > i + 1 {
-            if let Some(&(q, c, _)) = self.history.last() {
-                replay.push((q, c));
+            if let Some(h) = self.history.last() {
+                replay.push((h.pos, h.color));
             }
             self.undo();
         }
@@ -555,7 +372,11 @@ impl Board {
     }
 
     fn count_colors(&self) -> (usize, usize) {
-        let b = self.history.iter().filter(|h| h.1 == Color::Black).count();
+        let b = self
+            .history
+            .iter()
+            .filter(|h| h.color == Color::Black)
+            .count();
         (b, self.history.len() - b)
     }
 
@@ -565,14 +386,15 @@ impl Board {
         if !self.on_board(p) {
             return false;
         }
-        let k = self.info[self.idx(p)].keys[c.index()];
+        let k = self.info[self.idx(p)].keys;
         k.iter()
             .any(|&key| self.code(c.index(), key) == Pattern::Five as u8)
     }
 
     /// Did the last stone played make a winning five? Returns its colour if so.
     pub fn last_move_won(&self) -> Option<Color> {
-        let &(p, c, _) = self.history.last()?;
+        let h = self.history.last()?;
+        let (p, c) = (h.pos, h.color);
         self.is_win_move(p, c).then_some(c)
     }
 
@@ -597,7 +419,7 @@ impl Board {
         if !self.is_forbidden(p) {
             return None;
         }
-        let codes = self.info[self.idx(p)].pats[0];
+        let codes = self.info[self.idx(p)].codes(0);
         let fours: u32 = codes
             .iter()
             .map(|&c| match c {
@@ -711,7 +533,7 @@ impl Board {
         if !self.is_empty(p) || dir > 3 {
             return Pattern::Dead;
         }
-        Pattern::from_code(self.info[self.idx(p)].pats[c.index()][dir])
+        Pattern::from_code(self.info[self.idx(p)].codes(c.index())[dir])
     }
 
     /// The four directions of empty point `p` combined for colour `c` (see [`Pattern4`]).
@@ -731,7 +553,7 @@ impl Board {
             if self.forbidden_exact_index(i) {
                 Pattern4::Forbid
             } else {
-                pattern::combine_legal(self.info[i].pats[c])
+                pattern::combine_legal(self.info[i].codes(c))
             }
         } else {
             Pattern4::from_code(code)
@@ -740,19 +562,18 @@ impl Board {
 
     /// Number of (empty cell, direction) pairs where colour `c` has pattern `pat`.
     pub fn pattern_count(&self, c: Color, pat: Pattern) -> u32 {
-        let n = &self.pcount[c.index()];
+        let n = |code: usize| u32::from(self.counts.pat(c.index(), code));
         match pat {
-            Pattern::Flex4 => n[Pattern::Flex4 as usize] + n[pattern::DOUBLE_FOUR as usize],
-            p => n[p as usize],
+            Pattern::Flex4 => n(Pattern::Flex4 as usize) + n(pattern::DOUBLE_FOUR as usize),
+            p => n(p as usize),
         }
     }
 
     /// Number of empty cells where colour `c` has combined class `pat`. Exact for renju
     /// Black (cells needing the recursive 3-3 test are resolved on demand).
     pub fn pattern4_count(&self, c: Color, pat: Pattern4) -> u32 {
-        let n = &self.p4count[c.index()];
-        let mut total = n[pat as usize];
-        if n[MAYBE33 as usize] > 0 {
+        let mut total = u32::from(self.counts.pat4(c.index(), pat as usize));
+        if self.counts.pat4(c.index(), MAYBE33 as usize) > 0 {
             for i in 0..self.grid.len() {
                 if self.grid[i] == EMPTY
                     && self.info[i].pat4[c.index()] == MAYBE33
@@ -768,8 +589,7 @@ impl Board {
     /// Does colour `c` have any cell of class at least `pat`? (Cheap: reads the counts;
     /// `Forbid` and the classes of unresolved renju 3-3 candidates count as present.)
     pub fn has_pattern4_at_least(&self, c: Color, pat: Pattern4) -> bool {
-        let n = &self.p4count[c.index()];
-        (pat as usize..N_CODES4).any(|k| n[k] > 0)
+        (pat as usize..N_CODES4).any(|k| self.counts.pat4(c.index(), k) > 0)
     }
 }
 

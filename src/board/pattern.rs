@@ -463,29 +463,46 @@ fn combine_plain(n: &[u32; N_CODES]) -> Pattern4 {
     }
 }
 
-/// Combination tables indexed by four 4-bit codes: `[plain, renju_black]`.
-pub(crate) fn comb_tables() -> &'static [Vec<u8>; 2] {
-    static COMB: OnceLock<[Vec<u8>; 2]> = OnceLock::new();
+/// Both colours' combination tables back to back: Black's (indexed by its four packed
+/// codes) then White's (the same index + 2^16).
+pub(crate) type CombTable = [u8; 1 << 17];
+
+/// Combination tables for `[plain rules, renju]` (renju differs in Black's half only).
+pub(crate) fn comb_tables() -> &'static [Box<CombTable>; 2] {
+    static COMB: OnceLock<[Box<CombTable>; 2]> = OnceLock::new();
     COMB.get_or_init(|| {
-        let make = |rb: bool| -> Vec<u8> {
-            (0..1u32 << 16)
-                .map(|i| {
-                    let codes = [
-                        (i & 15) as u8,
-                        ((i >> 4) & 15) as u8,
-                        ((i >> 8) & 15) as u8,
-                        ((i >> 12) & 15) as u8,
-                    ];
-                    if codes.iter().any(|&c| c as usize >= N_CODES) {
-                        0
-                    } else {
-                        combine(codes, rb)
-                    }
-                })
-                .collect()
+        let make = |rb: bool| -> Box<CombTable> {
+            let mut t = Box::new([0u8; 1 << 17]);
+            for (i, e) in t.iter_mut().enumerate() {
+                let codes = [0, 4, 8, 12].map(|s| ((i >> s) & 15) as u8);
+                if codes.iter().all(|&c| (c as usize) < N_CODES) {
+                    *e = combine(codes, rb && i < 1 << 16);
+                }
+            }
+            t
         };
         [make(false), make(true)]
     })
+}
+
+/// A line table for both colours of a rule: Black's table, and the offset of White's table
+/// in the same slice (0 when both colours play the same line rule; renju appends White's
+/// freestyle table to Black's exact-five table).
+pub(crate) fn rule_line_table(kind: RuleKind) -> (&'static [u8], u32) {
+    let b = LineRule::of(kind, Color::Black);
+    let w = LineRule::of(kind, Color::White);
+    if b == w {
+        return (&line_tables(b).tab, 0);
+    }
+    static RENJU: OnceLock<Vec<u8>> = OnceLock::new();
+    debug_assert!(b == LineRule::Exact && w == LineRule::Free);
+    let tb = &line_tables(b).tab;
+    let t = RENJU.get_or_init(|| {
+        let mut t = tb.clone();
+        t.extend_from_slice(&line_tables(w).tab);
+        t
+    });
+    (t, tb.len() as u32)
 }
 
 /// Index into a combination table.

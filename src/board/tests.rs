@@ -127,3 +127,35 @@ fn timing_report() {
     let (pairs, secs) = bench_move_undo();
     eprintln!("{} move/undo pairs/s", (pairs as f64 / secs) as u64);
 }
+
+/// Fixed workload for `valgrind --tool=callgrind` (instruction counts per pair).
+#[test]
+#[ignore]
+fn fixed_workload() {
+    let pairs = bench_fixed_rounds(20);
+    eprintln!("{pairs} pairs");
+}
+
+#[test]
+#[ignore]
+fn change_stats() {
+    let mut b = Board::new(15, 15, Rule::RENJU).unwrap();
+    let mut total = 0;
+    let mut moves = 0;
+    for (k, s) in ["h8", "i9", "g7", "h9", "h7", "j10", "g9", "f8", "k11", "i8"]
+        .iter()
+        .enumerate()
+    {
+        let _ = k;
+        b.make_move(at(s));
+        let cands: Vec<Pos> = b.candidates().collect();
+        for p in cands {
+            let n0 = b.nchanges;
+            b.make_move(p);
+            total += b.nchanges - n0;
+            moves += 1;
+            b.undo();
+        }
+    }
+    eprintln!("{} changes per move", total as f64 / moves as f64);
+}

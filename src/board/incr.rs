@@ -1,0 +1,465 @@
+//! The incremental machinery behind [`Board`]: per-cell line keys, pattern codes and
+//! combined codes, per-colour counts, the candidate-area counts, and the hot move/undo path.
+//!
+//! Layout: every padded cell has, per direction, one `u64` key holding Black's
+//! own-perspective key in the low 32 bits and White's in the high 32 bits (each the base-3
+//! or base-4 number of [`pattern::LineTables`]); placing or removing a stone adds one
+//! precomputed delta per (slot) to the 40 keys within reach, both colours at once. Pattern
+//! codes are packed 4 bits per direction, Black in bits 0..16 and White in bits 16..32, so a
+//! colour's 16-bit half directly indexes its combination table.
+//!
+//! A move records the cells whose codes it changed (old values) and a snapshot of the counts;
+//! undo subtracts the key deltas and restores those records, so it does no table work. Only
+//! `put_wall` on a board with stones falls back to full recomputation (walls are setup-only).
+
+use super::{pattern, Board, CANDIDATE_RADIUS, EMPTY, PAD, WALL};
+use pattern::{N_CODES, N_CODES4};
+
+/// The incremental state of one padded cell (hot data only).
+#[derive(Clone, Copy, Default)]
+pub(super) struct CellInfo {
+    /// Per direction: Black's own-perspective key | White's key << 32 (centre excluded).
+    pub(super) keys: [u64; 4],
+    /// Pattern codes, 4 bits each: Black direction d at bit 4d, White at bit 16 + 4d
+    /// (valid for empty cells; a stone cell keeps the codes it had when it was filled).
+    pub(super) pats: u32,
+    /// Per colour: internal combined code (valid for empty cells, kept like `pats`).
+    pub(super) pat4: [u8; 2],
+    /// The cell value (a copy of the board's grid entry, next to the hot data).
+    pub(super) value: u8,
+}
+
+impl CellInfo {
+    /// The four internal pattern codes of colour index `c`.
+    #[inline]
+    pub(super) fn codes(&self, c: usize) -> [u8; 4] {
+        let h = self.pats >> (16 * c);
+        [0, 1, 2, 3].map(|d| ((h >> (4 * d)) & 15) as u8)
+    }
+}
+
+/// Per-colour counts over the empty cells, rows of 16 (so indexing by a masked code needs
+/// no bounds check): `16 c + code` counts (empty cell, direction) pairs of colour index `c`
+/// per internal pattern code, `32 + 16 c + code` empty cells per internal combined code.
+#[derive(Clone, Copy)]
+pub(super) struct Counts(pub(super) [u16; 64]);
+
+impl Counts {
+    pub(super) const ZERO: Counts = Counts([0; 64]);
+
+    /// Pattern-code count of colour index `c`.
+    #[inline]
+    pub(super) fn pat(&self, c: usize, code: usize) -> u16 {
+        self.0[(16 * c + code) & 63]
+    }
+
+    /// Combined-code count of colour index `c`.
+    #[inline]
+    pub(super) fn pat4(&self, c: usize, code: usize) -> u16 {
+        self.0[(32 + 16 * c + code) & 63]
+    }
+}
+
+const _: () = assert!(N_CODES <= 16 && N_CODES4 <= 16);
+
+/// The codes of one cell before a move changed them, packed: padded index (bits 0..16; a
+/// padded board has at most 37 × 43 cells), `pats` (bits 16..48), `pat4` (bits 48..64).
+#[derive(Clone, Copy, Default)]
+pub(super) struct Change(u64);
+
+impl Change {
+    #[inline(always)]
+    fn new(idx: usize, cell: &CellInfo) -> Change {
+        Change(
+            idx as u64 & 0xFFFF
+                | u64::from(cell.pats) << 16
+                | u64::from(u16::from_le_bytes(cell.pat4)) << 48,
+        )
+    }
+
+    /// Writes the recorded codes back.
+    #[inline(always)]
+    fn restore(self, info: &mut [CellInfo]) {
+        let q = (self.0 & 0xFFFF) as usize;
+        // Records are only made by `Hot::visit` for an index q < info.len(), and the cell
+        // array never changes length.
+        debug_assert!(q < info.len());
+        // SAFETY: q < info.len(), shown above.
+        let cell = unsafe { info.get_unchecked_mut(q) };
+        cell.pats = (self.0 >> 16) as u32;
+        cell.pat4 = ((self.0 >> 48) as u16).to_le_bytes();
+    }
+}
+
+const _: () = assert!((super::MAX_SIZE + 2 * PAD) * (super::MAX_SIZE + PAD) < 1 << 16);
+
+/// One played stone: point, colour, the side to move before it, where its change records
+/// start, and whether undo may restore them (false after a wall was put on the board).
+#[derive(Clone, Copy)]
+pub(super) struct Played {
+    pub(super) pos: crate::core::Pos,
+    pub(super) color: crate::core::Color,
+    pub(super) prev_side: crate::core::Color,
+    changes: u32,
+    fast: bool,
+}
+
+/// Key slot of the cell at offset `o` (±1..±5) from the centre.
+#[inline(always)]
+pub(super) const fn slot(o: isize) -> usize {
+    if o < 0 {
+        (o + 5) as usize
+    } else {
+        (o + 4) as usize
+    }
+}
+
+/// Change records reserved per move (a move changes at most 40 cells).
+const CHANGE_WINDOW: usize = 64;
+
+/// Borrowed hot state for one move's propagation.
+struct Hot<'a> {
+    info: &'a mut [CellInfo],
+    table: &'a [u8],
+    comb: &'a pattern::CombTable,
+    counts: &'a mut Counts,
+    buf: &'a mut [Change; CHANGE_WINDOW],
+    n: usize,
+}
+
+impl Hot<'_> {
+    /// Visits the cells at distance 1..=R from `i` along direction `D` (offset `off`).
+    #[inline(always)]
+    fn line<const R: isize, const D: usize>(&mut self, i: usize, off: isize, dk: &[u64; 10]) {
+        let i = i as isize;
+        self.visit::<D>((i - off) as usize, dk[slot(1)]);
+        self.visit::<D>((i + off) as usize, dk[slot(-1)]);
+        self.visit::<D>((i - 2 * off) as usize, dk[slot(2)]);
+        self.visit::<D>((i + 2 * off) as usize, dk[slot(-2)]);
+        self.visit::<D>((i - 3 * off) as usize, dk[slot(3)]);
+        self.visit::<D>((i + 3 * off) as usize, dk[slot(-3)]);
+        self.visit::<D>((i - 4 * off) as usize, dk[slot(4)]);
+        self.visit::<D>((i + 4 * off) as usize, dk[slot(-4)]);
+        if R >= 5 {
+            self.visit::<D>((i - 5 * off) as usize, dk[slot(5)]);
+            self.visit::<D>((i + 5 * off) as usize, dk[slot(-5)]);
+        }
+    }
+
+    /// Adds `delta` to cell `q`'s key in direction `D`; if `q` is empty and its codes in
+    /// `D` changed, records the old codes and updates its combined codes and the counts.
+    #[inline(always)]
+    fn visit<const D: usize>(&mut self, q: usize, delta: u64) {
+        let len = self.info.len();
+        // Every cell within 5 (along a line) of an on-board cell lies in the padded array:
+        // 5 padding columns/rows around the board, plus one row.
+        debug_assert!(q < len);
+        // SAFETY: q < len = info.len(), shown above.
+        let cell = unsafe { self.info.get_unchecked_mut(q) };
+        let key = cell.keys[D].wrapping_add(delta);
+        cell.keys[D] = key;
+        if cell.value != EMPTY {
+            return;
+        }
+        let kb = key as u32 as usize;
+        let kw = (key >> 32) as usize;
+        // On-board cells hold valid keys: each half is below base^10, the length of its
+        // table (padding cells are walls, skipped above).
+        debug_assert!(kb < self.table.len() && kw < self.table.len());
+        // SAFETY: kb, kw < table.len(), shown above.
+        let (pb, pw) = unsafe { (*self.table.get_unchecked(kb), *self.table.get_unchecked(kw)) };
+        let new = pb as u32 | (pw as u32) << 16;
+        let sh = 4 * D as u32;
+        let old = (cell.pats >> sh) & 0x000F_000F;
+        if new == old {
+            return;
+        }
+        self.buf[self.n & (CHANGE_WINDOW - 1)] = Change::new(q, cell);
+        self.n += 1;
+        let pats = cell.pats ^ ((old ^ new) << sh);
+        cell.pats = pats;
+        let c = &mut self.counts.0;
+        c[(old & 15) as usize] -= 1;
+        c[(pb & 15) as usize] += 1;
+        c[16 + ((old >> 16) as usize & 15)] -= 1;
+        c[16 + (pw & 15) as usize] += 1;
+        let n4 = [
+            self.comb[(pats & 0xFFFF) as usize],
+            self.comb[(pats >> 16 | 1 << 16) as usize],
+        ];
+        let o4 = cell.pat4;
+        cell.pat4 = n4;
+        c[32 + (o4[0] & 15) as usize] -= 1;
+        c[32 + (n4[0] & 15) as usize] += 1;
+        c[48 + (o4[1] & 15) as usize] -= 1;
+        c[48 + (n4[1] & 15) as usize] += 1;
+    }
+}
+
+/// Five bytes of one: adds 1 to five consecutive `near` counts at once.
+const NEAR_ROW: u64 = 0x0000_0001_0101_0101;
+const _: () = assert!(CANDIDATE_RADIUS == 2);
+
+impl Board {
+    /// Recomputes every incremental structure from the cells (setup, walls, reference use).
+    pub(super) fn rebuild(&mut self) {
+        for i in 0..self.grid.len() {
+            self.info[i].value = self.grid[i];
+            self.info[i].keys = if self.on_board_index(i) {
+                self.scratch_keys(i)
+            } else {
+                [0; 4]
+            };
+        }
+        self.counts = Counts::ZERO;
+        for i in 0..self.grid.len() {
+            if self.grid[i] == EMPTY {
+                self.refresh_cell(i);
+                self.add_counts(i, 1);
+            }
+        }
+        for i in 0..self.grid.len() {
+            self.near[i] = if self.on_board_index(i) {
+                self.scratch_near(i)
+            } else {
+                0
+            };
+        }
+        // Recorded changes no longer describe this state: undo recomputes instead.
+        for h in &mut self.history {
+            h.fast = false;
+        }
+        self.nchanges = 0;
+    }
+
+    /// Line keys of padded index `i` computed from the cells.
+    pub(super) fn scratch_keys(&self, i: usize) -> [u64; 4] {
+        let mut k = [self.key_base; 4];
+        for (d, &off) in self.dirs.iter().enumerate() {
+            for o in (-5..=5isize).filter(|&o| o != 0) {
+                let v = self.grid[(i as isize + o * off) as usize] as usize;
+                k[d] = k[d].wrapping_add(self.delta[v][slot(o)]);
+            }
+        }
+        k
+    }
+
+    /// Stones within [`CANDIDATE_RADIUS`] of padded index `i`, counted from the cells.
+    pub(super) fn scratch_near(&self, i: usize) -> u8 {
+        let mut n = 0;
+        let r = CANDIDATE_RADIUS as isize;
+        let s = self.stride as isize;
+        for dy in -r..=r {
+            for dx in -r..=r {
+                let j = (i as isize + dy * s + dx) as usize;
+                if matches!(self.grid[j], 1 | 2) {
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    /// Internal pattern code of colour index `c` for a key (both colours' keys packed).
+    #[inline]
+    pub(super) fn code(&self, c: usize, key: u64) -> u8 {
+        self.table[(key >> (32 * c)) as u32 as usize]
+    }
+
+    /// Packed pattern codes (see [`CellInfo::pats`]) for four keys.
+    pub(super) fn pats_of(&self, keys: &[u64; 4]) -> u32 {
+        let mut pats = 0;
+        for (d, &k) in keys.iter().enumerate() {
+            pats |= (self.code(0, k) as u32) << (4 * d);
+            pats |= (self.code(1, k) as u32) << (16 + 4 * d);
+        }
+        pats
+    }
+
+    /// Combined codes for packed pattern codes.
+    #[inline]
+    pub(super) fn pat4_of(&self, pats: u32) -> [u8; 2] {
+        [
+            self.comb[(pats & 0xFFFF) as usize],
+            self.comb[(pats >> 16 | 1 << 16) as usize],
+        ]
+    }
+
+    /// Recomputes the pattern and combined codes of cell `i` from its keys.
+    fn refresh_cell(&mut self, i: usize) {
+        let pats = self.pats_of(&self.info[i].keys);
+        self.info[i].pats = pats;
+        self.info[i].pat4 = self.pat4_of(pats);
+    }
+
+    /// Adds (`sign` = 1) or removes (`sign` = u16::MAX, i.e. −1) cell `i`'s counts.
+    #[inline]
+    fn add_counts(&mut self, i: usize, sign: u16) {
+        let cell = self.info[i];
+        for c in 0..2 {
+            for d in 0..4 {
+                let code = ((cell.pats >> (16 * c + 4 * d)) & 15) as usize;
+                let n = &mut self.counts.0[16 * c + code];
+                *n = n.wrapping_add(sign);
+            }
+            let code4 = (cell.pat4[c] & 15) as usize;
+            let n = &mut self.counts.0[32 + 16 * c + code4];
+            *n = n.wrapping_add(sign);
+        }
+    }
+
+    /// Adds (`up`) or removes one stone at padded index `i` in the candidate-area counts.
+    #[inline]
+    fn update_near(&mut self, i: usize, up: bool) {
+        let s = self.stride;
+        for dy in 0..5 {
+            // Rows i−2s..=i+2s, columns −2..=+2, read as 8 bytes (the padding leaves room).
+            let a = i + dy * s - 2 * s - 2;
+            let Some(bytes) = self.near.get_mut(a..a + 8) else {
+                debug_assert!(false, "near row out of range");
+                continue;
+            };
+            let mut w = [0u8; 8];
+            w.copy_from_slice(bytes);
+            let v = u64::from_le_bytes(w);
+            // No byte carries: a count never exceeds 25, and a removed stone was counted.
+            let v = if up {
+                v.wrapping_add(NEAR_ROW)
+            } else {
+                v.wrapping_sub(NEAR_ROW)
+            };
+            bytes.copy_from_slice(&v.to_le_bytes());
+        }
+    }
+
+    /// Puts a wall on empty padded index `i` and recomputes everything (setup only).
+    pub(super) fn place_wall(&mut self, i: usize) {
+        self.grid[i] = WALL;
+        self.rebuild();
+    }
+
+    /// Places stone value `v` (1 black, 2 white) on empty padded index `i`, recording what
+    /// undo needs. The caller pushes the history entry via the returned record.
+    pub(super) fn place_stone(&mut self, i: usize, v: u8) -> (u32, bool) {
+        debug_assert!(self.grid[i] == EMPTY && (v == 1 || v == 2));
+        self.count_stack.push(self.counts);
+        let start = self.nchanges as u32;
+        self.add_counts(i, u16::MAX);
+        self.grid[i] = v;
+        self.info[i].value = v;
+        if self.reach == 4 {
+            self.propagate::<4>(i, v);
+        } else {
+            self.propagate::<5>(i, v);
+        }
+        self.update_near(i, true);
+        (start, true)
+    }
+
+    /// Makes a history record for a placed stone.
+    pub(super) fn played(
+        pos: crate::core::Pos,
+        color: crate::core::Color,
+        prev_side: crate::core::Color,
+        rec: (u32, bool),
+    ) -> Played {
+        Played {
+            pos,
+            color,
+            prev_side,
+            changes: rec.0,
+            fast: rec.1,
+        }
+    }
+
+    /// Takes stone value `v` back from padded index `i` (the last one placed, record `h`).
+    pub(super) fn remove_stone_at(&mut self, i: usize, v: u8, h: &Played) {
+        debug_assert!(self.grid[i] == v);
+        self.grid[i] = EMPTY;
+        self.info[i].value = EMPTY;
+        let saved = self.count_stack.pop();
+        if self.reach == 4 {
+            self.unpropagate::<4>(i, v);
+        } else {
+            self.unpropagate::<5>(i, v);
+        }
+        self.update_near(i, false);
+        match saved {
+            Some(counts) if h.fast => {
+                let start = h.changes as usize;
+                let end = self.nchanges;
+                for &ch in self.changes.get(start..end).unwrap_or(&[]) {
+                    ch.restore(&mut self.info);
+                }
+                self.nchanges = start.min(end);
+                self.counts = counts;
+            }
+            _ => {
+                // A wall was put on the board since this stone: recompute everything.
+                self.rebuild();
+            }
+        }
+    }
+
+    /// Adds the key deltas of stone value `v` appearing at `i` to the cells within reach
+    /// and refreshes the codes and counts of the empty ones whose codes changed.
+    #[inline(always)]
+    fn propagate<const R: isize>(&mut self, i: usize, v: u8) {
+        let dk = self.place[v as usize & 3];
+        let top = self.nchanges;
+        // Room for this move's records (at most 8 R ≤ 40 cells change); `changes` only
+        // grows, its live part is `..nchanges`.
+        if self.changes.len() < top + CHANGE_WINDOW {
+            self.changes.resize(top + CHANGE_WINDOW, Change::default());
+        }
+        let window = &mut self.changes[top..top + CHANGE_WINDOW];
+        let Ok(buf) = <&mut [Change; CHANGE_WINDOW]>::try_from(window) else {
+            unreachable!("window has CHANGE_WINDOW entries");
+        };
+        let mut hot = Hot {
+            info: &mut self.info,
+            table: self.table,
+            comb: self.comb,
+            counts: &mut self.counts,
+            buf,
+            n: 0,
+        };
+        let [d0, d1, d2, d3] = self.dirs;
+        hot.line::<R, 0>(i, d0, &dk);
+        hot.line::<R, 1>(i, d1, &dk);
+        hot.line::<R, 2>(i, d2, &dk);
+        hot.line::<R, 3>(i, d3, &dk);
+        self.nchanges = top + hot.n;
+    }
+
+    /// Subtracts the key deltas of stone value `v` at `i` from the cells within reach.
+    #[inline(always)]
+    fn unpropagate<const R: isize>(&mut self, i: usize, v: u8) {
+        let dk = self.place[v as usize & 3];
+        let len = self.info.len();
+        let info = &mut self.info[..];
+        for d in 0..4 {
+            let off = self.dirs[d];
+            for k in 1..=R {
+                for (q, sl) in [
+                    (i as isize - k * off, slot(k)),
+                    (i as isize + k * off, slot(-k)),
+                ] {
+                    let q = q as usize;
+                    debug_assert!(q < len);
+                    // SAFETY: q < len = info.len(), as in `propagate`.
+                    let cell = unsafe { info.get_unchecked_mut(q) };
+                    cell.keys[d] = cell.keys[d].wrapping_sub(dk[sl]);
+                }
+            }
+        }
+    }
+
+    /// Is padded index `i` an on-board cell?
+    #[inline]
+    pub(super) fn on_board_index(&self, i: usize) -> bool {
+        let r = i / self.stride;
+        let x = i % self.stride;
+        r >= PAD && r < PAD + self.height && x >= PAD && x < PAD + self.width
+    }
+}
