@@ -71,6 +71,9 @@ pub(crate) fn threat(board: &Board) -> Threat {
     Threat::None
 }
 
+/// Whether move ordering adds the per-direction line shapes (costly lookups) to the cell value.
+const LINE_ORDER: bool = false;
+
 /// Ordering value of `p` for the mover `me`.
 #[inline]
 fn cell_order(board: &Board, p: Pos, me: Color) -> (i32, Pattern4) {
@@ -78,9 +81,11 @@ fn cell_order(board: &Board, p: Pos, me: Color) -> (i32, Pattern4) {
     let a = board.pattern4(p, me);
     let d = board.pattern4(p, opp);
     let mut s = ORDER_ATTACK[a as usize] + ORDER_DEFEND[d as usize];
-    for dir in 0..4 {
-        s += ORDER_LINE_ME[board.pattern(p, me, dir) as usize];
-        s += ORDER_LINE_OPP[board.pattern(p, opp, dir) as usize];
+    if LINE_ORDER {
+        for dir in 0..4 {
+            s += ORDER_LINE_ME[board.pattern(p, me, dir) as usize];
+            s += ORDER_LINE_OPP[board.pattern(p, opp, dir) as usize];
+        }
     }
     if a >= Pattern4::Block4 || d >= Pattern4::Block4Flex3 {
         s += FORCING_ORDER;
