@@ -2,6 +2,13 @@
 //!
 //! The protocol layer's engine facade calls [`Searcher::search`] on a search thread; the
 //! search never prints, it reports through the callback.
+//!
+//! Layout: `root` (root VCF/VCT solvers, iterative deepening with aspiration windows,
+//! multi-PV, Lazy SMP threads, strength and randomized choice), `pvs` (one thread's PVS with
+//! TT, static win/threat check, razoring, futility, late-move pruning/reductions, VCF leaves),
+//! `movegen` (threat classification and forced-defence generation from the board's pattern
+//! counts), `vcf` / `vct` (threat-space solvers), `tt` (lock-free table), `history`
+//! (killers, history), `params` (constants), `bench` (deterministic bench).
 
 pub mod time;
 
