@@ -34,13 +34,17 @@ pub fn split_command_line(s: &str) -> Result<Vec<String>, String> {
             (Some('\''), '\'') => quote = None,
             (Some('"'), '"') => quote = None,
             (Some('\''), _) => cur.push(c),
-            (_, '\\') => match chars.next() {
-                Some(n) => {
-                    cur.push(n);
-                    in_word = true;
+            (_, '\\') => {
+                // Escapes only whitespace, quotes and backslashes, so Windows paths survive.
+                in_word = true;
+                match chars.clone().next() {
+                    Some(n) if n.is_whitespace() || matches!(n, '"' | '\'' | '\\') => {
+                        cur.push(n);
+                        chars.next();
+                    }
+                    _ => cur.push('\\'),
                 }
-                None => return Err("trailing backslash".into()),
-            },
+            }
             (Some(_), _) => cur.push(c),
             (None, '"') | (None, '\'') => {
                 quote = Some(c);
@@ -330,6 +334,10 @@ mod tests {
         );
         assert_eq!(split_command_line(r#"x """#).unwrap(), vec!["x", ""]);
         assert!(split_command_line("x \"open").is_err());
+        assert_eq!(
+            split_command_line(r#""C:\Program Files\pbrain-x.exe" C:\e\a.txt"#).unwrap(),
+            vec![r"C:\Program Files\pbrain-x.exe", r"C:\e\a.txt"]
+        );
         assert!(split_command_line("   ").unwrap().is_empty());
     }
 
