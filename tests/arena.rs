@@ -57,7 +57,8 @@ fn run(cfg: &MatchConfig) -> (MatchSummary, String) {
     (s, String::from_utf8(out).unwrap())
 }
 
-const OPENINGS: &str = "# two formats, auto-detected\n0,0, 0,-1, -2,-2\n0,0, 1,-1, 2,-2\nh8i9j10\n0,0, 0,-1, -1,1\n";
+const OPENINGS: &str =
+    "# two formats, auto-detected\n0,0, 0,-1, -2,-2\n0,0, 1,-1, 2,-2\nh8i9j10\n0,0, 0,-1, -1,1\n";
 
 fn openings() -> Vec<Opening> {
     pentad::arena::openings::parse_openings(OPENINGS).unwrap()
@@ -72,11 +73,19 @@ fn verify_record(r: &GameRecord, rule: Rule) {
     let mut b = Board::new(r.width, r.height, rule).unwrap();
     for (i, m) in r.moves.iter().enumerate() {
         let p = Pos::from_human(m).unwrap();
-        assert!(b.is_empty(p), "game {}: move {i} {m} on an occupied point", r.game);
+        assert!(
+            b.is_empty(p),
+            "game {}: move {i} {m} on an occupied point",
+            r.game
+        );
         b.make_move(p);
         let won = b.last_move_won();
         if i + 1 < r.moves.len() {
-            assert_eq!(won, None, "game {}: five before the end at move {i}", r.game);
+            assert_eq!(
+                won, None,
+                "game {}: five before the end at move {i}",
+                r.game
+            );
         } else if r.reason == Reason::Five {
             let winner = if r.result == "1-0" {
                 Color::Black
@@ -96,10 +105,13 @@ fn verify_record(r: &GameRecord, rule: Rule) {
     assert_eq!(r.result, expect);
 }
 
-/// A minimal SGF reader: game trees → nodes → (property, values).
-fn parse_sgf(text: &str) -> Vec<Vec<Vec<(String, Vec<String>)>>> {
+/// An SGF node: (property, values) in order.
+type Node = Vec<(String, Vec<String>)>;
+
+/// A minimal SGF reader: game trees → nodes.
+fn parse_sgf(text: &str) -> Vec<Vec<Node>> {
     let mut games = Vec::new();
-    let mut nodes: Vec<Vec<(String, Vec<String>)>> = Vec::new();
+    let mut nodes: Vec<Node> = Vec::new();
     let chars: Vec<char> = text.chars().collect();
     let mut i = 0;
     let mut ident = String::new();
@@ -180,7 +192,10 @@ fn sane_match_records_parse_back() {
         ] {
             assert!(v.get(key).is_some(), "missing {key} in {line}");
         }
-        assert!(["five", "draw"].contains(&v["reason"].as_str().unwrap()), "{line}");
+        assert!(
+            ["five", "draw"].contains(&v["reason"].as_str().unwrap()),
+            "{line}"
+        );
         let r: GameRecord = serde_json::from_str(line).unwrap();
         verify_record(&r, Rule::FREESTYLE);
         by_game.insert(r.game, r);
@@ -190,11 +205,16 @@ fn sane_match_records_parse_back() {
     for k in 0..4 {
         let (a, b) = (&by_game[&(2 * k + 1)], &by_game[&(2 * k + 2)]);
         assert_eq!(a.opening, b.opening);
-        assert_eq!((a.black.as_str(), a.white.as_str()), (b.white.as_str(), b.black.as_str()));
+        assert_eq!(
+            (a.black.as_str(), a.white.as_str()),
+            (b.white.as_str(), b.black.as_str())
+        );
         assert_eq!(a.black, "Test-sane");
     }
     // The four game pairs used four different openings (seeded shuffle of 4).
-    let mut ops: Vec<&str> = (0..4).map(|k| by_game[&(2 * k + 1)].opening.as_str()).collect();
+    let mut ops: Vec<&str> = (0..4)
+        .map(|k| by_game[&(2 * k + 1)].opening.as_str())
+        .collect();
     ops.sort();
     ops.dedup();
     assert_eq!(ops.len(), 4);
@@ -206,7 +226,11 @@ fn sane_match_records_parse_back() {
         let root = &g[0];
         assert_eq!(prop(root, "GM"), Some("4"));
         assert_eq!(prop(root, "SZ"), Some("15"));
-        let n: usize = prop(root, "GN").unwrap().trim_start_matches("game ").parse().unwrap();
+        let n: usize = prop(root, "GN")
+            .unwrap()
+            .trim_start_matches("game ")
+            .parse()
+            .unwrap();
         let r = &by_game[&n];
         assert_eq!(prop(root, "PB"), Some(r.black.as_str()));
         assert_eq!(prop(root, "PW"), Some(r.white.as_str()));
@@ -222,7 +246,9 @@ fn sane_match_records_parse_back() {
             .map(|(i, node)| {
                 let key = if i % 2 == 0 { "B" } else { "W" };
                 let v = prop(node, key).unwrap_or_else(|| panic!("node {i} has no {key}"));
-                pentad::arena::records::sgf_parse_point(v).unwrap().to_human()
+                pentad::arena::records::sgf_parse_point(v)
+                    .unwrap()
+                    .to_human()
             })
             .collect();
         assert_eq!(moves, r.moves);
@@ -302,7 +328,10 @@ fn refused_start_loses_crash() {
 
 #[test]
 fn message_and_debug_lines_are_skipped() {
-    let cfg = base(vec![te(&["--mode", "sane"]), te(&["--mode", "messages"])], 4);
+    let cfg = base(
+        vec![te(&["--mode", "sane"]), te(&["--mode", "messages"])],
+        4,
+    );
     let (sum, _) = run(&cfg);
     assert_eq!(sum.records.len(), 4);
     for r in &sum.records {

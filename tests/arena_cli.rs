@@ -58,12 +58,18 @@ fn quick_match_output_and_records() {
     args.extend(s(&["--results", json.to_str().unwrap()]));
     let (code, out, err) = arena(&args);
     assert_eq!(code, 0, "{out}\n{err}");
-    let finished: Vec<&str> = out.lines().filter(|l| l.starts_with("Finished game ")).collect();
+    let finished: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("Finished game "))
+        .collect();
     assert_eq!(finished.len(), 4, "{out}");
     for l in &finished {
         // Finished game N (A vs B): R {text}
         let (head, rest) = l.split_once("): ").unwrap();
-        assert!(head.contains(" (Alpha vs Beta") || head.contains(" (Beta vs Alpha"), "{l}");
+        assert!(
+            head.contains(" (Alpha vs Beta") || head.contains(" (Beta vs Alpha"),
+            "{l}"
+        );
         let (res, text) = rest.split_once(' ').unwrap();
         assert!(["1-0", "0-1", "1/2-1/2"].contains(&res), "{l}");
         assert!(text.starts_with('{') && text.ends_with('}'), "{l}");
@@ -72,7 +78,9 @@ fn quick_match_output_and_records() {
         .lines()
         .find(|l| l.starts_with("Score of Alpha vs Beta: "))
         .unwrap_or_else(|| panic!("{out}"));
-    let nums: Vec<&str> = score["Score of Alpha vs Beta: ".len()..].split(' ').collect();
+    let nums: Vec<&str> = score["Score of Alpha vs Beta: ".len()..]
+        .split(' ')
+        .collect();
     // W - L - D [x.xxx] N
     let (w, l, d): (u32, u32, u32) = (
         nums[0].parse().unwrap(),
@@ -118,7 +126,10 @@ fn sprt_stops_early() {
     assert!(out.contains("SPRT decided: stopping early"), "{out}");
     assert!(out.contains("H1 was accepted"), "{out}");
     assert!(!out.contains("Finished game"), "--quiet: {out}");
-    let score = out.lines().find(|l| l.starts_with("Score of good vs bad: ")).unwrap();
+    let score = out
+        .lines()
+        .find(|l| l.starts_with("Score of good vs bad: "))
+        .unwrap();
     let n: u32 = score.rsplit(' ').next().unwrap().parse().unwrap();
     assert!((2..100).contains(&n), "{score}");
     assert!(score.starts_with(&format!("Score of good vs bad: {n} - 0 - 0 [1.000]")));
@@ -140,7 +151,14 @@ fn bad_arguments_fail_cleanly() {
     assert!(err.contains("ELO0 < ELO1"), "{err}");
     let bad = tmp("bad-openings.txt");
     std::fs::write(&bad, "0,0, 0,0\n").unwrap();
-    let (code, _, err) = arena(&s(&["-e", TE, "-e", TE, "--openings", bad.to_str().unwrap()]));
+    let (code, _, err) = arena(&s(&[
+        "-e",
+        TE,
+        "-e",
+        TE,
+        "--openings",
+        bad.to_str().unwrap(),
+    ]));
     assert_eq!(code, 1);
     assert!(err.contains("placed twice"), "{err}");
     // clap itself rejects a missing --engine.

@@ -2,9 +2,7 @@
 //! engine and self-play must all end normally (five, foul or draw; never illegal, time or
 //! crash). Needs the protocol layer of `pbrain-pentad` (a stub exits at once and fails here).
 
-use pentad::arena::{
-    run_match, EngineSpec, GameConfig, MatchConfig, Opening, Reason, TimeControl,
-};
+use pentad::arena::{run_match, EngineSpec, GameConfig, MatchConfig, Opening, Reason, TimeControl};
 use pentad::core::Rule;
 
 const PENTAD: &str = env!("CARGO_BIN_EXE_pbrain-pentad");
@@ -67,7 +65,11 @@ fn real_engine_against_test_engine() {
         assert_ne!(r.reason, Reason::Foul);
     }
     // A real engine beats a random-ish one.
-    assert!(sum.pairs[0].wld.score() >= 0.5, "{}", String::from_utf8_lossy(&out));
+    assert!(
+        sum.pairs[0].wld.score() >= 0.5,
+        "{}",
+        String::from_utf8_lossy(&out)
+    );
 }
 
 #[test]

@@ -156,7 +156,8 @@ impl Args {
             .iter()
             .map(|e| EngineSpec::parse(e).map_err(|m| anyhow!("--engine {e:?}: {m}")))
             .collect::<Result<Vec<_>>>()?;
-        let rule = Rule::from_name(&self.rule).ok_or_else(|| anyhow!("unknown rule {:?}", self.rule))?;
+        let rule =
+            Rule::from_name(&self.rule).ok_or_else(|| anyhow!("unknown rule {:?}", self.rule))?;
         let (width, height) = parse_size(&self.size)?;
         crate::board::Board::new(width, height, rule).map_err(|e| anyhow!("{e}"))?;
         let tc = TimeControl::parse(&self.tc).map_err(|e| anyhow!(e))?;

@@ -330,7 +330,12 @@ pub fn play_game(slots: [&mut EngineSlot; 2], opening: &[Pos], cfg: &GameConfig)
 
     for c in Color::BOTH {
         if let Err(loss) = start_engine(slots[c.index()], cfg) {
-            let detail = format!("{} wins: {} {}", side_name(c.opp()), side_name(c), loss.detail);
+            let detail = format!(
+                "{} wins: {} {}",
+                side_name(c.opp()),
+                side_name(c),
+                loss.detail
+            );
             return finish(
                 &mut slots,
                 Some(c),
@@ -434,7 +439,10 @@ pub fn play_game(slots: [&mut EngineSlot; 2], opening: &[Pos], cfg: &GameConfig)
         let outcome = match answer {
             Err(EngineError::Timeout { .. }) => Err(lose(
                 Reason::Time,
-                format!("{who} lost on time (no move within {:.3} s)", allowed_ms as f64 / 1000.0),
+                format!(
+                    "{who} lost on time (no move within {:.3} s)",
+                    allowed_ms as f64 / 1000.0
+                ),
             )),
             Err(e) => Err(lose(Reason::Crash, format!("{who} crashed ({e})"))),
             Ok(line) => {

@@ -94,7 +94,7 @@ impl Opening {
 
 /// Colour of the i-th opening stone.
 pub fn stone_color(i: usize) -> Color {
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         Color::Black
     } else {
         Color::White
@@ -106,7 +106,7 @@ fn parse_offset(text: &str) -> Result<Vec<OpeningStone>, String> {
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|s| !s.is_empty())
         .collect();
-    if nums.len() % 2 != 0 {
+    if !nums.len().is_multiple_of(2) {
         return Err(format!("odd number of coordinates in {text:?}"));
     }
     nums.chunks(2)

@@ -223,7 +223,10 @@ mod tests {
         assert!(s.contains("SZ[15]") && s.contains("RE[B+]") && s.contains("PB[A\\]x]"));
         assert!(s.contains(";B[hh];W[hg]C[end of opening];B[ih])"), "{s}");
         assert_eq!(sgf_parse_point("hg"), Some(Pos::new(7, 6)));
-        assert_eq!(sgf_parse_point(&sgf_point(Pos::new(31, 27))), Some(Pos::new(31, 27)));
+        assert_eq!(
+            sgf_parse_point(&sgf_point(Pos::new(31, 27))),
+            Some(Pos::new(31, 27))
+        );
         assert_eq!(sgf_result("0-1", Reason::Time), "W+T");
         assert_eq!(sgf_result("1/2-1/2", Reason::Draw), "0");
         assert_eq!(sgf_result("1-0", Reason::Illegal), "B+F");

@@ -78,8 +78,7 @@ pub fn erf(x: f64) -> f64 {
     let x = x.abs();
     let t = 1.0 / (1.0 + 0.327_591_1 * x);
     let y = 1.0
-        - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736)
-            * t
+        - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t
             + 0.254_829_592)
             * t
             * (-x * x).exp();
@@ -361,7 +360,11 @@ mod tests {
         assert!(close(n.llr_trinomial(&r), 2.103_885_917_642_043, 1e-6));
         // Pentanomial counts [2, 5, 20, 15, 8] with logistic -5,5.
         let p = SprtConfig::parse("-5,5,0.1,0.2", EloModel::Logistic).unwrap();
-        assert!(close(p.llr_pentanomial(&[2, 5, 20, 15, 8]), 1.258_281_379_961_288, 1e-6));
+        assert!(close(
+            p.llr_pentanomial(&[2, 5, 20, 15, 8]),
+            1.258_281_379_961_288,
+            1e-6
+        ));
         assert!(close(p.bounds().0, (0.2f64 / 0.9).ln(), 1e-12));
         assert_eq!(s.decide(3.0), SprtDecision::AcceptH1);
         assert_eq!(s.decide(-3.0), SprtDecision::AcceptH0);
@@ -382,7 +385,10 @@ mod tests {
             losses: 12,
             draws: 0,
         };
-        assert_eq!(s.decide(s.llr_trinomial(&all_losses)), SprtDecision::AcceptH0);
+        assert_eq!(
+            s.decide(s.llr_trinomial(&all_losses)),
+            SprtDecision::AcceptH0
+        );
         assert_eq!(s.llr_trinomial(&Wld::default()), 0.0);
     }
 

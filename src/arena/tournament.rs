@@ -462,11 +462,20 @@ mod tests {
         let cfg = SprtConfig::parse("0,10", super::super::stats::EloModel::Logistic).unwrap();
         p.sprt = Some((1.0, SprtDecision::Continue));
         let r = pair_report(&p, Some(&cfg), true);
-        assert!(r.starts_with("Score of A vs B: 5 - 3 - 0 [0.625] 8\n"), "{r}");
+        assert!(
+            r.starts_with("Score of A vs B: 5 - 3 - 0 [0.625] 8\n"),
+            "{r}"
+        );
         assert!(r.contains("Elo difference: 88.7 +/- "), "{r}");
-        assert!(r.contains("Ptnml(0-2): [0, 1, 0, 3, 0] (4 game pairs)"), "{r}");
+        assert!(
+            r.contains("Ptnml(0-2): [0, 1, 0, 3, 0] (4 game pairs)"),
+            "{r}"
+        );
         assert!(r.contains("Endings: five 8, foul 0"), "{r}");
-        assert!(r.contains("llr 1.000 (34.0%), lbound -2.944, ubound 2.944 - no decision yet"), "{r}");
+        assert!(
+            r.contains("llr 1.000 (34.0%), lbound -2.944, ubound 2.944 - no decision yet"),
+            "{r}"
+        );
     }
 
     #[test]

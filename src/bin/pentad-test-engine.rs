@@ -280,7 +280,10 @@ fn main() {
                 }
                 think(&mut st, &o);
             }
-            "ABOUT" => say(&format!("name=\"{}\", version=\"1\", author=\"pentad tests\"", o.name)),
+            "ABOUT" => say(&format!(
+                "name=\"{}\", version=\"1\", author=\"pentad tests\"",
+                o.name
+            )),
             "END" => return,
             "" => {}
             _ => say(&format!("UNKNOWN {t}")),
