@@ -175,13 +175,15 @@ pub fn pair_report(p: &PairSummary, sprt: Option<&SprtConfig>, pairs_mode: bool)
     if let Some(e) = est {
         let margin = e.margin();
         s.push_str(&format!(
-            "Elo difference: {} +/- {} (95%, {}), LOS: {:.1} %, DrawRatio: {:.1} %\n",
+            "Elo difference: {} +/- {} [{}, {}] (95%, {}), LOS: {:.1} %, DrawRatio: {:.1} %\n",
             fmt_elo(e.elo),
             if margin.is_finite() {
                 format!("{margin:.1}")
             } else {
                 "inf".into()
             },
+            fmt_elo(e.lo),
+            fmt_elo(e.hi),
             if pairs_mode && npairs > 0 {
                 "pentanomial"
             } else {
@@ -233,6 +235,43 @@ pub fn pair_report(p: &PairSummary, sprt: Option<&SprtConfig>, pairs_mode: bool)
             lo,
             hi,
             state
+        ));
+    }
+    s
+}
+
+/// A standings table over all pairs (for three or more engines): points, games, score.
+pub fn standings(summary: &MatchSummary) -> String {
+    let mut rows: Vec<(String, f64, u32)> =
+        summary.names.iter().map(|n| (n.clone(), 0.0, 0)).collect();
+    for p in &summary.pairs {
+        let pts = p.wld.wins as f64 + 0.5 * p.wld.draws as f64;
+        let n = p.wld.games();
+        for (name, got) in [(&p.first, pts), (&p.second, n as f64 - pts)] {
+            if let Some(r) = rows.iter_mut().find(|r| &r.0 == name) {
+                r.1 += got;
+                r.2 += n;
+            }
+        }
+    }
+    rows.sort_by(|a, b| {
+        let sa = a.1 / a.2.max(1) as f64;
+        let sb = b.1 / b.2.max(1) as f64;
+        sb.partial_cmp(&sa).unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(4).max(4);
+    let mut s = format!(
+        "{:>4} {:<width$} {:>7} {:>6} {:>6}\n",
+        "Rank", "Name", "Points", "Games", "Score"
+    );
+    for (i, (name, pts, n)) in rows.iter().enumerate() {
+        s.push_str(&format!(
+            "{:>4} {:<width$} {:>7.1} {:>6} {:>5.1}%\n",
+            i + 1,
+            name,
+            pts,
+            n,
+            100.0 * pts / (*n).max(1) as f64
         ));
     }
     s
@@ -436,6 +475,9 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary>
     }
     for p in &summary.pairs {
         write!(out, "{}", pair_report(p, cfg.sprt.as_ref(), cfg.repeat))?;
+    }
+    if names.len() > 2 {
+        write!(out, "{}", standings(&summary))?;
     }
     out.flush()?;
     Ok(summary)
