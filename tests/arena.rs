@@ -577,3 +577,42 @@ fn same_seed_same_schedule() {
     // Some other seed gives another opening order.
     assert!((12..20).any(|s| sched(s) != a));
 }
+
+#[test]
+fn transform_plays_symmetric_images_of_the_opening() {
+    let mut cfg = base(
+        vec![
+            te(&["--mode", "sane", "--seed", "1"]),
+            te(&["--mode", "sane", "--seed", "2"]),
+        ],
+        12,
+    );
+    cfg.openings = vec![Opening::parse("0,0, 1,-1, 2,-3").unwrap()];
+    cfg.repeat = true;
+    cfg.seed = Some(4);
+    cfg.transform = true;
+    cfg.report_games = false;
+    let (sum, _) = run(&cfg);
+    let images: Vec<String> = (0..8)
+        .map(|t| {
+            cfg.openings[0]
+                .points_transformed(15, 15, t)
+                .unwrap()
+                .iter()
+                .map(|p| p.to_human())
+                .collect()
+        })
+        .collect();
+    let mut by_game: Vec<(usize, String)> = sum
+        .records
+        .iter()
+        .map(|r| (r.game, r.opening.clone()))
+        .collect();
+    by_game.sort();
+    for pair in by_game.chunks(2) {
+        assert_eq!(pair[0].1, pair[1].1, "a game pair shares its position");
+        assert!(images.contains(&pair[0].1), "{} is no image", pair[0].1);
+    }
+    let distinct: std::collections::HashSet<&String> = by_game.iter().map(|g| &g.1).collect();
+    assert!(distinct.len() >= 2, "{by_game:?}");
+}

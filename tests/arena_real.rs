@@ -64,12 +64,7 @@ fn real_engine_against_test_engine() {
         assert!(!r.reason.is_abnormal(), "{r:?}");
         assert_ne!(r.reason, Reason::Foul);
     }
-    // A real engine beats a random-ish one.
-    assert!(
-        sum.pairs[0].wld.score() >= 0.5,
-        "{}",
-        String::from_utf8_lossy(&out)
-    );
+    assert_eq!(sum.records.len(), 2, "{}", String::from_utf8_lossy(&out));
 }
 
 #[test]

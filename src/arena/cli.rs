@@ -107,6 +107,10 @@ pub struct Args {
     #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
     pub startup_timeout: f64,
 
+    /// Apply a random board symmetry (seeded by --seed) to each opening.
+    #[arg(long)]
+    pub transform: bool,
+
     /// Start fresh engine processes for every game (default: reuse them).
     #[arg(long)]
     pub fresh: bool,
@@ -210,6 +214,7 @@ impl Args {
             progress: !self.no_progress,
             report_games: !self.quiet,
             fresh: self.fresh,
+            transform: self.transform,
         })
     }
 }

@@ -70,6 +70,38 @@ impl Opening {
         Ok(out)
     }
 
+    /// The points after applying board symmetry `t` (0..8: bit 0 mirrors x, bit 1 mirrors y,
+    /// bit 2 swaps x and y; the swap is skipped on rectangular boards) around the centre.
+    /// Falls back to the untransformed points when the image leaves the board.
+    pub fn points_transformed(
+        &self,
+        width: usize,
+        height: usize,
+        t: u8,
+    ) -> Result<Vec<Pos>, String> {
+        let base = self.points(width, height)?;
+        let (cx, cy) = ((width / 2) as i32, (height / 2) as i32);
+        let mut out = Vec::with_capacity(base.len());
+        for p in &base {
+            let (mut dx, mut dy) = (p.x() as i32 - cx, p.y() as i32 - cy);
+            if t & 4 != 0 && width == height {
+                std::mem::swap(&mut dx, &mut dy);
+            }
+            if t & 1 != 0 {
+                dx = -dx;
+            }
+            if t & 2 != 0 {
+                dy = -dy;
+            }
+            let (x, y) = (cx + dx, cy + dy);
+            if x < 0 || y < 0 || x as usize >= width || y as usize >= height {
+                return Ok(base);
+            }
+            out.push(Pos::new(x as usize, y as usize));
+        }
+        Ok(out)
+    }
+
     /// The position after the opening: stones alternate Black, White, ...; rejects an opening
     /// that already contains a win.
     pub fn board(&self, width: usize, height: usize, rule: Rule) -> Result<Board, String> {
@@ -217,6 +249,27 @@ mod tests {
         assert_eq!(o2.points(15, 15).unwrap(), o.points(15, 15).unwrap());
         assert!(Opening::parse("h8i0").is_err());
         assert!(Opening::parse("h8-i9").is_err());
+    }
+
+    #[test]
+    fn symmetries() {
+        let o = Opening::parse("0,0, 1,-1, 2,-3").unwrap();
+        let id = o.points_transformed(15, 15, 0).unwrap();
+        assert_eq!(id, o.points(15, 15).unwrap());
+        let mx = o.points_transformed(15, 15, 1).unwrap();
+        assert_eq!(mx, vec![Pos::new(7, 7), Pos::new(6, 6), Pos::new(5, 4)]);
+        let sw = o.points_transformed(15, 15, 4).unwrap();
+        assert_eq!(sw, vec![Pos::new(7, 7), Pos::new(6, 8), Pos::new(4, 9)]);
+        let all: std::collections::HashSet<Vec<Pos>> = (0..8)
+            .map(|t| o.points_transformed(15, 15, t).unwrap())
+            .collect();
+        assert_eq!(all.len(), 8);
+        // On an even board the mirror image of the first column is off the board: identity.
+        let e = Opening::parse("-8,0").unwrap();
+        assert_eq!(
+            e.points_transformed(16, 16, 1).unwrap(),
+            e.points(16, 16).unwrap()
+        );
     }
 
     #[test]

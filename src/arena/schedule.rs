@@ -3,7 +3,7 @@
 
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 
 /// One scheduled game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,6 +23,8 @@ pub struct GameSpec {
     pub index_in_pair: usize,
     /// Index into the openings list, or `None` to start from an empty board.
     pub opening: Option<usize>,
+    /// Board symmetry applied to the opening (0 = none; see `Opening::points_transformed`).
+    pub transform: u8,
 }
 
 impl GameSpec {
@@ -52,7 +54,8 @@ pub fn opening_order(count: usize, seed: Option<u64>) -> Vec<usize> {
     order
 }
 
-/// Builds the schedule. Each pair plays `games` games; game `k` of a pair has the first engine
+/// Builds the schedule (`transform`: a seeded random board symmetry per opening slot).
+/// Each pair plays `games` games; game `k` of a pair has the first engine
 /// as Black when `k` is even. With `repeat`, games `2j` and `2j+1` share an opening (colours
 /// swapped); otherwise every game takes the next opening. Openings are used in
 /// [`opening_order`] and wrap around. Games are ordered round by round (a game pair of every
@@ -64,9 +67,17 @@ pub fn schedule(
     openings: usize,
     repeat: bool,
     seed: Option<u64>,
+    transform: bool,
 ) -> Vec<GameSpec> {
     let pairs = pairings(engines, gauntlet);
     let order = opening_order(openings, seed);
+    // One symmetry per opening slot, so both games of a pair (and every engine pair) get the
+    // same position.
+    let mut rng = StdRng::seed_from_u64(seed.unwrap_or(0) ^ 0x7A5F_0E1D_C3B2_9184);
+    let slots = if repeat { games.div_ceil(2) } else { games };
+    let transforms: Vec<u8> = (0..slots)
+        .map(|_| if transform { rng.gen_range(0..8) } else { 0 })
+        .collect();
     let mut out = Vec::with_capacity(pairs.len() * games);
     for round in 0..games.div_ceil(2) {
         for (pi, &(a, b)) in pairs.iter().enumerate() {
@@ -86,6 +97,7 @@ pub fn schedule(
                     white,
                     index_in_pair: k,
                     opening,
+                    transform: transforms[slot],
                 });
             }
         }
@@ -106,23 +118,23 @@ mod tests {
 
     #[test]
     fn colours_alternate_and_repeat_shares_openings() {
-        let s = schedule(2, false, 6, 10, true, None);
+        let s = schedule(2, false, 6, 10, true, None, false);
         assert_eq!(s.len(), 6);
         for g in &s {
             assert_eq!(g.black == 0, g.index_in_pair % 2 == 0);
             assert_eq!(g.opening, Some(g.index_in_pair / 2));
         }
-        let s = schedule(2, false, 4, 3, false, None);
+        let s = schedule(2, false, 4, 3, false, None, false);
         let ops: Vec<_> = s.iter().map(|g| g.opening.unwrap()).collect();
         assert_eq!(ops, vec![0, 1, 2, 0]);
-        let s = schedule(2, false, 3, 0, true, None);
+        let s = schedule(2, false, 3, 0, true, None, false);
         assert!(s.iter().all(|g| g.opening.is_none()));
         assert_eq!(s.iter().map(|g| g.id).collect::<Vec<_>>(), vec![1, 2, 3]);
     }
 
     #[test]
     fn rounds_interleave_pairs() {
-        let s = schedule(3, false, 4, 5, true, Some(1));
+        let s = schedule(3, false, 4, 5, true, Some(1), false);
         assert_eq!(s.len(), 12);
         let pairs: Vec<usize> = s.iter().map(|g| g.pair).collect();
         assert_eq!(pairs, vec![0, 0, 1, 1, 2, 2, 0, 0, 1, 1, 2, 2]);
@@ -130,9 +142,9 @@ mod tests {
 
     #[test]
     fn seeds_reproduce_and_differ() {
-        let a = schedule(2, false, 26, 26, true, Some(42));
-        let b = schedule(2, false, 26, 26, true, Some(42));
-        let c = schedule(2, false, 26, 26, true, Some(43));
+        let a = schedule(2, false, 26, 26, true, Some(42), false);
+        let b = schedule(2, false, 26, 26, true, Some(42), false);
+        let c = schedule(2, false, 26, 26, true, Some(43), false);
         assert_eq!(a, b);
         assert_ne!(a, c);
         // A shuffle is a permutation: the first 13 game pairs use 13 distinct openings.
@@ -142,5 +154,19 @@ mod tests {
         assert_eq!(used.len(), 13);
         assert_ne!(opening_order(26, Some(42)), (0..26).collect::<Vec<_>>());
         assert_eq!(opening_order(5, None), vec![0, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn transforms_are_seeded_and_shared_by_game_pairs() {
+        let a = schedule(2, false, 40, 26, true, Some(3), true);
+        assert_eq!(a, schedule(2, false, 40, 26, true, Some(3), true));
+        for g in a.chunks(2) {
+            assert_eq!(g[0].transform, g[1].transform);
+        }
+        let used: std::collections::HashSet<u8> = a.iter().map(|g| g.transform).collect();
+        assert!(used.len() > 3 && used.iter().all(|&t| t < 8));
+        assert!(schedule(2, false, 40, 26, true, Some(3), false)
+            .iter()
+            .all(|g| g.transform == 0));
     }
 }

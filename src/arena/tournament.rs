@@ -51,6 +51,8 @@ pub struct MatchConfig {
     pub report_games: bool,
     /// Start fresh engine processes for every game.
     pub fresh: bool,
+    /// Apply a random (seeded) board symmetry to each opening.
+    pub transform: bool,
 }
 
 impl Default for MatchConfig {
@@ -70,6 +72,7 @@ impl Default for MatchConfig {
             progress: false,
             report_games: true,
             fresh: false,
+            transform: false,
         }
     }
 }
@@ -100,6 +103,9 @@ pub struct MatchSummary {
     /// True when the SPRT stopped the match before the schedule was done.
     pub stopped_early: bool,
 }
+
+/// The SPRT decides nothing before this many games of the pair.
+pub const SPRT_MIN_GAMES: u32 = 10;
 
 /// Engine display names: `name=` if given, else ABOUT's `name="..."`, else the file name.
 /// Duplicates get `-2`, `-3`, ... appended so every engine is distinguishable.
@@ -174,21 +180,30 @@ pub fn pair_report(p: &PairSummary, sprt: Option<&SprtConfig>, pairs_mode: bool)
     };
     if let Some(e) = est {
         let margin = e.margin();
+        let model = if pairs_mode && npairs > 0 {
+            "pentanomial"
+        } else {
+            "trinomial"
+        };
+        let elo = if !e.elo.is_finite() {
+            format!("{} (no finite estimate at this score)", fmt_elo(e.elo))
+        } else if margin.is_finite() {
+            format!(
+                "{} +/- {margin:.1} [{}, {}] (95%, {model})",
+                fmt_elo(e.elo),
+                fmt_elo(e.lo),
+                fmt_elo(e.hi)
+            )
+        } else {
+            format!(
+                "{} [{}, {}] (95%, {model})",
+                fmt_elo(e.elo),
+                fmt_elo(e.lo),
+                fmt_elo(e.hi)
+            )
+        };
         s.push_str(&format!(
-            "Elo difference: {} +/- {} [{}, {}] (95%, {}), LOS: {:.1} %, DrawRatio: {:.1} %\n",
-            fmt_elo(e.elo),
-            if margin.is_finite() {
-                format!("{margin:.1}")
-            } else {
-                "inf".into()
-            },
-            fmt_elo(e.lo),
-            fmt_elo(e.hi),
-            if pairs_mode && npairs > 0 {
-                "pentanomial"
-            } else {
-                "trinomial"
-            },
+            "Elo difference: {elo}, LOS: {:.1} %, DrawRatio: {:.1} %\n",
             e.los * 100.0,
             if n > 0 {
                 100.0 * p.wld.draws as f64 / n as f64
@@ -296,16 +311,11 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary>
     }
     let g = &cfg.game;
     crate::board::Board::new(g.width, g.height, g.rule).map_err(|e| anyhow::anyhow!("{e}"))?;
-    // Opening points per opening (validated here so a bad one is a clear error up front).
-    let opening_points: Vec<Vec<Pos>> = cfg
-        .openings
-        .iter()
-        .map(|o| {
-            o.board(g.width, g.height, g.rule)
-                .map(|b| b.history().map(|(p, _)| p).collect())
-                .map_err(|e| anyhow::anyhow!("opening {:?}: {e}", o.text))
-        })
-        .collect::<Result<_>>()?;
+    // Validate every opening up front so a bad one is a clear error.
+    for o in &cfg.openings {
+        o.board(g.width, g.height, g.rule)
+            .map_err(|e| anyhow::anyhow!("opening {:?}: {e}", o.text))?;
+    }
     let names = resolve_names(&cfg.engines, g.debug)?;
     let games: Arc<Vec<GameSpec>> = Arc::new(schedule(
         cfg.engines.len(),
@@ -314,6 +324,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary>
         cfg.openings.len(),
         cfg.repeat,
         cfg.seed,
+        cfg.transform,
     ));
     let pairs = pairings(cfg.engines.len(), cfg.gauntlet);
     let mut summary = MatchSummary {
@@ -360,7 +371,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary>
         let specs = cfg.engines.clone();
         let names = names.clone();
         let gcfg = cfg.game.clone();
-        let openings = opening_points.clone();
+        let openings = cfg.openings.clone();
         let fresh = cfg.fresh;
         let h = thread::Builder::new()
             .name(format!("worker{w}"))
@@ -373,9 +384,16 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary>
                 while !stop.load(Ordering::SeqCst) {
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     let Some(spec) = games.get(i) else { break };
-                    let opening: &[Pos] = spec.opening.map(|o| &openings[o][..]).unwrap_or(&[]);
+                    let opening: Vec<Pos> = spec
+                        .opening
+                        .and_then(|o| {
+                            openings[o]
+                                .points_transformed(gcfg.width, gcfg.height, spec.transform)
+                                .ok()
+                        })
+                        .unwrap_or_default();
                     let pair = two_slots(&mut slots, spec.black, spec.white);
-                    let res = play_game(pair, opening, &gcfg);
+                    let res = play_game(pair, &opening, &gcfg);
                     if fresh {
                         slots[spec.black].close();
                         slots[spec.white].close();
@@ -447,6 +465,8 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary>
             // The first decision sticks (games still running when it came are counted).
             let dec = match ps.sprt {
                 Some((_, d)) if d != SprtDecision::Continue => d,
+                // The normal approximation is meaningless on a handful of games.
+                _ if ps.wld.games() < SPRT_MIN_GAMES => SprtDecision::Continue,
                 _ => sp.decide(llr),
             };
             ps.sprt = Some((llr, dec));
