@@ -352,7 +352,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary>
     );
     bar.set_style(
         ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:30.cyan/blue} {pos}/{len} ETA {eta} {msg}",
+            "[{elapsed_precise}] {bar:20.cyan/blue} {pos}/{len} ETA {eta} {wide_msg}",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
