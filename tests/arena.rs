@@ -341,6 +341,16 @@ fn message_and_debug_lines_are_skipped() {
 }
 
 #[test]
+fn stray_lines_after_a_move_are_not_taken_as_answers() {
+    let cfg = base(vec![te(&["--mode", "sane"]), te(&["--mode", "chatty"])], 4);
+    let (sum, _) = run(&cfg);
+    for r in &sum.records {
+        assert!(matches!(r.reason, Reason::Five | Reason::Draw), "{r:?}");
+        verify_record(r, Rule::FREESTYLE);
+    }
+}
+
+#[test]
 fn match_time_is_accounted_and_enforced() {
     // 0.4 s for the whole game, 0.25 s tolerance: the engine sleeping 1 s at its 3rd move loses
     // on time even without a move limit.

@@ -4,6 +4,7 @@
 //! channel, so the referee can wait for an answer with `recv_timeout` and kill an engine
 //! that runs past its deadline. Only portable `std::process` APIs are used.
 
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -147,8 +148,16 @@ impl std::fmt::Display for EngineError {
 }
 
 enum Event {
-    Line(String),
+    /// Complete lines that arrived together (one read from the pipe).
+    Lines(Vec<String>),
     Eof,
+}
+
+/// Lines managers skip: `MESSAGE ...`, `DEBUG ...` and blank lines.
+fn is_noise(line: &str) -> bool {
+    let t = line.trim();
+    let upper = t.get(..7).unwrap_or(t).to_ascii_uppercase();
+    t.is_empty() || upper.starts_with("MESSAGE") || upper.starts_with("DEBUG")
 }
 
 /// A running engine process.
@@ -157,6 +166,8 @@ pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
     rx: Receiver<Event>,
+    /// Lines received but not consumed yet.
+    pending: VecDeque<String>,
     closed: bool,
     debug: bool,
 }
@@ -189,19 +200,30 @@ impl Engine {
                 let mut reader = BufReader::new(stdout);
                 let mut buf = Vec::new();
                 loop {
-                    buf.clear();
-                    match reader.read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => {
-                            let _ = tx.send(Event::Eof);
-                            return;
-                        }
-                        Ok(_) => {
-                            let line = String::from_utf8_lossy(&buf);
-                            let line = line.trim_end_matches(['\n', '\r']).to_string();
-                            if tx.send(Event::Line(line)).is_err() {
+                    // One batch per read: the first line, plus every complete line already
+                    // buffered with it, so lines written together are seen together.
+                    let mut batch = Vec::new();
+                    loop {
+                        buf.clear();
+                        match reader.read_until(b'\n', &mut buf) {
+                            Ok(0) | Err(_) => {
+                                if !batch.is_empty() {
+                                    let _ = tx.send(Event::Lines(batch));
+                                }
+                                let _ = tx.send(Event::Eof);
                                 return;
                             }
+                            Ok(_) => {
+                                let line = String::from_utf8_lossy(&buf);
+                                batch.push(line.trim_end_matches(['\n', '\r']).to_string());
+                            }
                         }
+                        if !reader.buffer().contains(&b'\n') {
+                            break;
+                        }
+                    }
+                    if tx.send(Event::Lines(batch)).is_err() {
+                        return;
                     }
                 }
             })
@@ -211,6 +233,7 @@ impl Engine {
             child,
             stdin,
             rx,
+            pending: VecDeque::new(),
             closed: false,
             debug,
         })
@@ -239,32 +262,47 @@ impl Engine {
     pub fn recv(&mut self, deadline: Instant) -> Result<String, EngineError> {
         let start = Instant::now();
         loop {
+            if let Some(line) = self.pending.pop_front() {
+                if self.debug {
+                    log::debug!("{} > {}", self.label, line);
+                }
+                if is_noise(&line) {
+                    continue;
+                }
+                return Ok(line.trim().to_string());
+            }
             if self.closed {
                 return Err(self.closed_error());
             }
-            let now = Instant::now();
-            let left = deadline.saturating_duration_since(now);
+            let left = deadline.saturating_duration_since(Instant::now());
             match self.rx.recv_timeout(left) {
-                Ok(Event::Line(line)) => {
-                    if self.debug {
-                        log::debug!("{} > {}", self.label, line);
-                    }
-                    let t = line.trim();
-                    let upper = t.get(..7).unwrap_or(t).to_ascii_uppercase();
-                    if t.is_empty() || upper.starts_with("MESSAGE") || upper.starts_with("DEBUG") {
-                        continue;
-                    }
-                    return Ok(t.to_string());
-                }
-                Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                    self.closed = true;
-                    return Err(self.closed_error());
-                }
+                Ok(Event::Lines(v)) => self.pending.extend(v),
+                Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => self.closed = true,
                 Err(RecvTimeoutError::Timeout) => {
                     return Err(EngineError::Timeout {
                         waited: start.elapsed(),
                     })
                 }
+            }
+        }
+    }
+
+    /// Discards lines the engine printed unasked since its last answer (logging them), so a
+    /// stray line is not taken as the answer to the next request.
+    pub fn drain(&mut self) {
+        while let Ok(ev) = self.rx.try_recv() {
+            match ev {
+                Event::Lines(v) => self.pending.extend(v),
+                Event::Eof => self.closed = true,
+            }
+        }
+        for line in self.pending.drain(..) {
+            if !is_noise(&line) {
+                log::warn!(
+                    "{}: unexpected output {:?} ignored",
+                    self.label,
+                    line.trim()
+                );
             }
         }
     }

@@ -239,6 +239,7 @@ fn start_engine(slot: &mut EngineSlot, cfg: &GameConfig) -> Result<(), Loss> {
     } else {
         format!("RECTSTART {},{}", cfg.width, cfg.height)
     };
+    eng.drain();
     eng.send(&start).map_err(crash)?;
     let answer = eng
         .recv(Instant::now() + Duration::from_millis(cfg.startup_ms))
@@ -425,6 +426,7 @@ pub fn play_game(slots: [&mut EngineSlot; 2], opening: &[Pos], cfg: &GameConfig)
                     return finish(&mut slots, l, l.map(Color::opp), r, detail, moves, times_ms);
                 }
             };
+            eng.drain();
             let mut sent = Ok(());
             for line in &request {
                 sent = eng.send(line);

@@ -5,7 +5,7 @@
 //! `occupied` (answers an occupied point), `offboard` (answers `99,99`), `late` (sleeps
 //! `--delay-ms` before answering), `crash` (exits without answering), `garbage` (prints a
 //! non-move line), `messages` (sane, with MESSAGE/DEBUG/blank lines before every move),
-//! `refuse` (answers `ERROR` to START), `play` (plays `--play h8` at its `--after`-th move,
+//! `refuse` (answers `ERROR` to START), `chatty` (sane, with a stray line after each move), `play` (plays `--play h8` at its `--after`-th move,
 //! e.g. a renju foul). Misbehaviour happens at the engine's `--after`-th move of a game
 //! (1-based, default 3). `--log FILE` appends every received line to FILE.
 
@@ -68,7 +68,8 @@ fn parse_opts() -> Opts {
 fn say(line: &str) {
     let out = std::io::stdout();
     let mut l = out.lock();
-    let _ = writeln!(l, "{line}");
+    // One write call per answer (writeln! would split it at the inner newlines).
+    let _ = l.write_all(format!("{line}\n").as_bytes());
     let _ = l.flush();
 }
 
@@ -168,7 +169,12 @@ fn think(st: &mut State, o: &Opts) {
             if let Some(b) = st.board.as_mut() {
                 b.make_move(p);
             }
-            say(&p.to_string());
+            if o.mode == "chatty" {
+                // One write, so the stray line is in the arena's pipe together with the move.
+                say(&format!("{p}\na stray line after the move"));
+            } else {
+                say(&p.to_string());
+            }
         }
         None => say("ERROR no move"),
     }
