@@ -6,6 +6,7 @@
 pub mod arena;
 pub mod board;
 pub mod core;
+pub mod engine;
 pub mod eval;
 pub mod protocol;
 pub mod search;

@@ -3,6 +3,8 @@
 //! The protocol layer's engine facade calls [`Searcher::search`] on a search thread; the
 //! search never prints, it reports through the callback.
 
+pub mod time;
+
 use std::sync::atomic::AtomicBool;
 
 use crate::board::Board;

@@ -1,0 +1,135 @@
+//! Slow from-scratch reference computations of the board's incremental state, for tests and
+//! debugging: every incremental structure can be checked against a full recomputation.
+
+use super::{pattern, zobrist, Board, Pattern, Pattern4, EMPTY, SIDE_KEY};
+use crate::core::{Color, Pos};
+
+/// The exact recursive renju test for Black at empty `p`, without the pattern fast path.
+/// False for non-empty or off-board points (any rule: it judges the renju procedure only).
+pub fn forbidden_exact(b: &Board, p: Pos) -> bool {
+    if !b.is_empty(p) {
+        return false;
+    }
+    b.forbidden_exact_index(b.idx(p))
+}
+
+/// Colour `c`'s pattern at empty `p` in direction `dir`, from line keys built from the cells.
+pub fn recompute_pattern(b: &Board, p: Pos, c: Color, dir: usize) -> Pattern {
+    let k = b.scratch_keys(b.idx(p));
+    Pattern::from_code(b.code(c.index(), k[c.index()][dir]))
+}
+
+/// Colour `c`'s combined class at empty `p`, from line keys built from the cells, resolving
+/// renju 3-3 candidates with the exact test.
+pub fn recompute_pattern4(b: &Board, p: Pos, c: Color) -> Pattern4 {
+    let i = b.idx(p);
+    let k = b.scratch_keys(i);
+    let codes = [0, 1, 2, 3].map(|d| b.code(c.index(), k[c.index()][d]));
+    let code = b.comb[c.index()][pattern::comb_index(codes)];
+    if code == pattern::MAYBE33 {
+        if b.forbidden_exact_index(i) {
+            Pattern4::Forbid
+        } else {
+            pattern::combine_legal(codes)
+        }
+    } else {
+        Pattern4::from_code(code)
+    }
+}
+
+/// Zobrist hash recomputed from the history and side to move.
+pub fn recompute_hash(b: &Board) -> u64 {
+    let mut h = 0;
+    for (p, c) in b.history() {
+        h ^= zobrist(p, c);
+    }
+    if b.side_to_move() == Color::White {
+        h ^= SIDE_KEY;
+    }
+    h
+}
+
+/// Compares every incremental structure with a from-scratch recomputation; describes the
+/// first difference found.
+pub fn check_consistency(b: &Board) -> Result<(), String> {
+    let mut pcount = [[0u32; pattern::N_CODES]; 2];
+    let mut p4count = [[0u32; pattern::N_CODES4]; 2];
+    for i in 0..b.grid.len() {
+        if !b.on_board_index(i) {
+            if b.grid[i] != super::WALL {
+                return Err(format!("padding cell {i} is not a wall"));
+            }
+            continue;
+        }
+        let p = b.pos_of(i);
+        let k = b.scratch_keys(i);
+        if k != b.info[i].keys {
+            return Err(format!(
+                "keys differ at {p:?}: {:?} vs {:?}",
+                b.info[i].keys, k
+            ));
+        }
+        let near = b.scratch_near(i);
+        if near != b.near[i] {
+            return Err(format!(
+                "near count differs at {p:?}: {} vs {near}",
+                b.near[i]
+            ));
+        }
+        let cand = b.is_empty(p) && (b.stones > 0 && b.is_candidate(p, super::CANDIDATE_RADIUS));
+        let cand = cand || (b.stones == 0 && b.central_empty() == Some(p));
+        if cand != b.in_candidate_area(p) {
+            return Err(format!("candidate area differs at {p:?}"));
+        }
+        if b.grid[i] != EMPTY {
+            continue;
+        }
+        for c in 0..2 {
+            let codes = [0, 1, 2, 3].map(|d| b.code(c, k[c][d]));
+            if codes != b.info[i].pats[c] {
+                return Err(format!("patterns differ at {p:?} colour {c}"));
+            }
+            let code4 = b.comb[c][pattern::comb_index(codes)];
+            if code4 != b.info[i].pat4[c] {
+                return Err(format!("pattern4 differs at {p:?} colour {c}"));
+            }
+            for code in codes {
+                pcount[c][code as usize] += 1;
+            }
+            p4count[c][code4 as usize] += 1;
+        }
+    }
+    if pcount != b.pcount {
+        return Err(format!(
+            "pattern counts differ: {:?} vs {pcount:?}",
+            b.pcount
+        ));
+    }
+    if p4count != b.p4count {
+        return Err(format!(
+            "pattern4 counts differ: {:?} vs {p4count:?}",
+            b.p4count
+        ));
+    }
+    if recompute_hash(b) != b.hash {
+        return Err("hash differs".to_string());
+    }
+    let cands: Vec<Pos> = b.candidates().collect();
+    let mut expect: Vec<Pos> = b
+        .empty_points()
+        .filter(|&p| b.in_candidate_area(p))
+        .collect();
+    let mut got = cands.clone();
+    got.sort();
+    expect.sort();
+    if got != expect {
+        return Err("candidates() differs from in_candidate_area".to_string());
+    }
+    let stones = (0..b.grid.len())
+        .filter(|&i| matches!(b.grid[i], 1 | 2))
+        .count();
+    if stones != b.stones || stones != b.history.len() {
+        return Err("stone count differs".to_string());
+    }
+    Ok(())
+}

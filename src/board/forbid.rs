@@ -1,0 +1,144 @@
+//! The exact renju forbidden-point procedure (rules.md, "Renju forbidden points, exactly"),
+//! run on a scratch copy of the padded cell array. Recursive for 3-3: each three's
+//! straight-four point must itself be legal with the chain's stones on the board.
+
+const EMPTY: u8 = 0;
+const BLACK: u8 = 1;
+
+/// A scratch padded grid (0 empty, 1 black, 2 white, 3 wall/off-board) and its four
+/// direction offsets. Every on-board cell has at least 5 padding cells around it.
+pub(crate) struct Scratch<'a> {
+    pub(crate) grid: &'a mut [u8],
+    pub(crate) dirs: [isize; 4],
+}
+
+impl Scratch<'_> {
+    #[inline]
+    fn at(&self, i: usize, d: isize, k: isize) -> usize {
+        (i as isize + d * k) as usize
+    }
+
+    /// Run of black through `i` (black) along `d`: offsets (lo ≤ 0, hi ≥ 0).
+    fn run(&self, i: usize, d: isize) -> (isize, isize) {
+        let mut lo = 0;
+        while self.grid[self.at(i, d, lo - 1)] == BLACK {
+            lo -= 1;
+        }
+        let mut hi = 0;
+        while self.grid[self.at(i, d, hi + 1)] == BLACK {
+            hi += 1;
+        }
+        (lo, hi)
+    }
+
+    fn makes_five_any(&self, i: usize) -> bool {
+        self.dirs.iter().any(|&d| {
+            let (lo, hi) = self.run(i, d);
+            hi - lo + 1 == 5
+        })
+    }
+
+    /// Number of distinct fours through black stone `p` in direction `d`.
+    fn count_fours(&mut self, p: usize, d: isize) -> u32 {
+        let mut seen: [(isize, isize, isize); 8] = [(0, 0, 0); 8];
+        let mut n = 0;
+        for k in -4..=4isize {
+            let e = self.at(p, d, k);
+            if k == 0 || self.grid[e] != EMPTY {
+                continue;
+            }
+            self.grid[e] = BLACK;
+            let (lo, hi) = self.run(p, d);
+            self.grid[e] = EMPTY;
+            if hi - lo + 1 == 5 {
+                // The four is the run minus e; identify it by (lo, hi, k).
+                let four = (lo, hi, k);
+                // Two five points give the same four only for a straight four, where the
+                // remaining stones coincide: compare stone sets.
+                let same = seen[..n].iter().any(|&(l2, h2, k2)| {
+                    let a: Vec<isize> = (lo..=hi).filter(|&x| x != k).collect();
+                    let b: Vec<isize> = (l2..=h2).filter(|&x| x != k2).collect();
+                    a == b
+                });
+                if !same && n < 8 {
+                    seen[n] = four;
+                    n += 1;
+                }
+            }
+        }
+        n as u32
+    }
+
+    /// Does direction `d` hold a three through black stone `p` (rules.md step 4)?
+    fn has_three(&mut self, p: usize, d: isize) -> bool {
+        for k in -4..=4isize {
+            let e = self.at(p, d, k);
+            if k == 0 || self.grid[e] != EMPTY {
+                continue;
+            }
+            self.grid[e] = BLACK;
+            let (lo, hi) = self.run(p, d);
+            let mut straight = false;
+            if hi - lo + 1 == 4 && lo <= k && k <= hi {
+                let a = self.at(p, d, lo - 1);
+                let b = self.at(p, d, hi + 1);
+                let a2 = self.at(p, d, lo - 2);
+                let b2 = self.at(p, d, hi + 2);
+                straight = self.grid[a] == EMPTY
+                    && self.grid[b] == EMPTY
+                    && self.grid[a2] != BLACK
+                    && self.grid[b2] != BLACK;
+            }
+            let five = straight && self.makes_five_any(e);
+            self.grid[e] = EMPTY;
+            if straight && !five && !self.forbidden(e) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Is empty cell `p` forbidden to Black (with the current stones)? The grid is restored.
+    pub(crate) fn forbidden(&mut self, p: usize) -> bool {
+        debug_assert_eq!(self.grid[p], EMPTY);
+        self.grid[p] = BLACK;
+        let r = self.forbidden_placed(p);
+        self.grid[p] = EMPTY;
+        r
+    }
+
+    fn forbidden_placed(&mut self, p: usize) -> bool {
+        let mut over = false;
+        for &d in &self.dirs {
+            let (lo, hi) = self.run(p, d);
+            let len = hi - lo + 1;
+            if len == 5 {
+                return false;
+            }
+            if len > 5 {
+                over = true;
+            }
+        }
+        if over {
+            return true;
+        }
+        let dirs = self.dirs;
+        let mut fours = 0;
+        for &d in &dirs {
+            fours += self.count_fours(p, d);
+        }
+        if fours >= 2 {
+            return true;
+        }
+        let mut threes = 0;
+        for &d in &dirs {
+            if self.has_three(p, d) {
+                threes += 1;
+                if threes >= 2 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}

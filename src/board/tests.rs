@@ -1,0 +1,129 @@
+//! Unit tests of the board: wins, hash, patterns, forbidden points, candidates.
+
+use super::*;
+
+fn at(s: &str) -> Pos {
+    Pos::from_human(s).expect("bad point")
+}
+
+#[test]
+fn five_wins_per_rule() {
+    let mut b = Board::new(15, 15, Rule::STANDARD).unwrap();
+    for x in [2, 3, 4, 6, 7] {
+        b.make_move_as(Pos::new(x, 7), Color::Black);
+    }
+    assert!(!b.is_win_move(Pos::new(5, 7), Color::Black));
+    let mut f = Board::new(15, 15, Rule::FREESTYLE).unwrap();
+    for x in [2, 3, 4, 6, 7] {
+        f.make_move_as(Pos::new(x, 7), Color::Black);
+    }
+    assert!(f.is_win_move(Pos::new(5, 7), Color::Black));
+    f.make_move_as(Pos::new(5, 7), Color::Black);
+    assert_eq!(f.last_move_won(), Some(Color::Black));
+}
+
+#[test]
+fn undo_restores_hash() {
+    let mut b = Board::new(15, 15, Rule::FREESTYLE).unwrap();
+    let h0 = b.hash();
+    b.make_move(Pos::new(7, 7));
+    b.make_move(Pos::new(8, 8));
+    b.undo();
+    b.undo();
+    assert_eq!(b.hash(), h0);
+    assert_eq!(b.side_to_move(), Color::Black);
+    debug::check_consistency(&b).unwrap();
+}
+
+#[test]
+fn patterns_and_counts() {
+    let mut b = Board::new(15, 15, Rule::FREESTYLE).unwrap();
+    for s in ["f8", "g8"] {
+        b.make_move_as(at(s), Color::Black);
+    }
+    assert_eq!(b.pattern(at("h8"), Color::Black, 0), Pattern::Flex3);
+    assert_eq!(
+        b.pattern(at("h8"), Color::White, 0),
+        Pattern::Block1.max(b.pattern(at("h8"), Color::White, 0))
+    );
+    assert_eq!(b.pattern4(at("h8"), Color::Black), Pattern4::Flex3);
+    b.make_move_as(at("h8"), Color::Black);
+    assert_eq!(b.pattern4(at("i8"), Color::Black), Pattern4::Flex4);
+    assert_eq!(b.pattern4(at("e8"), Color::Black), Pattern4::Flex4);
+    assert_eq!(b.pattern4_count(Color::Black, Pattern4::Flex4), 2);
+    assert_eq!(b.pattern_count(Color::Black, Pattern::Flex4), 2);
+    debug::check_consistency(&b).unwrap();
+}
+
+#[test]
+fn forbidden_fast_path_matches_exact() {
+    let mut b = Board::new(15, 15, Rule::RENJU).unwrap();
+    for s in ["f8", "g8", "h6", "h7"] {
+        b.make_move_as(at(s), Color::Black);
+    }
+    assert!(b.is_forbidden(at("h8")));
+    assert_eq!(b.pattern4(at("h8"), Color::Black), Pattern4::Forbid);
+    assert!(debug::forbidden_exact(&b, at("h8")));
+    assert_eq!(b.forbidden_points(), vec![at("h8")]);
+    assert_eq!(b.pattern4_count(Color::Black, Pattern4::Forbid), 1);
+    // White is never forbidden.
+    assert_ne!(b.pattern4(at("h8"), Color::White), Pattern4::Forbid);
+    b.set_side_to_move(Color::White);
+    assert!(b.is_legal(at("h8")));
+    b.set_side_to_move(Color::Black);
+    assert!(!b.is_legal(at("h8")));
+}
+
+#[test]
+fn candidates_follow_stones() {
+    let mut b = Board::new(9, 7, Rule::FREESTYLE).unwrap();
+    assert_eq!(b.candidates().collect::<Vec<_>>(), vec![Pos::new(4, 3)]);
+    b.make_move(Pos::new(0, 0));
+    let c: Vec<Pos> = b.candidates().collect();
+    assert_eq!(c.len(), 8);
+    assert!(b.in_candidate_area(Pos::new(2, 2)));
+    assert!(!b.in_candidate_area(Pos::new(3, 0)));
+    b.undo();
+    debug::check_consistency(&b).unwrap();
+}
+
+#[test]
+fn walls_block_lines() {
+    let mut b = Board::new(15, 15, Rule::FREESTYLE).unwrap();
+    b.put_wall(at("e8"));
+    for s in ["f8", "g8", "h8"] {
+        b.make_move_as(at(s), Color::Black);
+    }
+    assert_eq!(b.pattern(at("i8"), Color::Black, 0), Pattern::Block4);
+    assert_eq!(b.empty_count(), 225 - 4);
+    debug::check_consistency(&b).unwrap();
+}
+
+#[test]
+fn bench_runs() {
+    let (pairs, secs) = bench_move_undo();
+    assert!(pairs > 0 && secs > 0.0);
+}
+
+#[test]
+#[ignore]
+fn timing_report() {
+    use std::time::Instant;
+    for r in [
+        Rule::FREESTYLE,
+        Rule::STANDARD,
+        Rule::RENJU,
+        Rule::CARO,
+        Rule::CARO5,
+    ] {
+        let t = Instant::now();
+        let _ = Board::new(15, 15, r).unwrap();
+        eprintln!(
+            "{:?}: first board {:.1} ms",
+            r.kind,
+            t.elapsed().as_secs_f64() * 1e3
+        );
+    }
+    let (pairs, secs) = bench_move_undo();
+    eprintln!("{} move/undo pairs/s", (pairs as f64 / secs) as u64);
+}

@@ -1,0 +1,265 @@
+//! The engine facade: owns the searcher, runs searches on their own thread with a shared stop
+//! flag, and turns protocol settings into search limits and a hash size. It never prints.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread;
+use std::time::Duration;
+
+use crate::board::Board;
+use crate::search::time::{hash_bytes_for, TimeControl, TimeManager};
+use crate::search::{SearchLimits, SearchReport, SearchResult, Searcher};
+
+/// Stack size of the search thread.
+const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// The INFO settings that matter to the engine (the protocol layer fills them in).
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// `timeout_turn` in ms; `None` until sent (then 30 s).
+    pub timeout_turn_ms: Option<i64>,
+    /// `timeout_match` in ms; 0 = unlimited.
+    pub timeout_match_ms: i64,
+    /// `time_left` in ms as last sent (may be negative).
+    pub time_left_ms: Option<i64>,
+    /// `max_memory` in bytes; 0 = no limit (then 350 MB).
+    pub max_memory: u64,
+    /// `hash_size` in KiB (Yixin-Board); 0 = not set.
+    pub hash_size_kib: u64,
+    /// `thread_num` (at least 1).
+    pub threads: usize,
+    /// `max_depth`; 0 = none.
+    pub max_depth: u32,
+    /// `max_node`; 0 = none.
+    pub max_nodes: u64,
+    /// `strength` 0..=100.
+    pub strength: u8,
+    /// `game_type` (0 human, 1 brain, 2 tournament, 3 network tournament).
+    pub game_type: i64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            timeout_turn_ms: None,
+            timeout_match_ms: 0,
+            time_left_ms: None,
+            max_memory: 0,
+            hash_size_kib: 0,
+            threads: 1,
+            max_depth: 0,
+            max_nodes: 0,
+            strength: 100,
+            game_type: 1,
+        }
+    }
+}
+
+/// Search limits for one move: the time budget from [`TimeManager`] (turn limit, match clock,
+/// `time_left` trusted over the wall clock, safety margin), plus the INFO stop limits.
+pub fn limits_for(s: &Settings, board: &Board) -> SearchLimits {
+    let tc = TimeControl {
+        timeout_turn_ms: s.timeout_turn_ms,
+        timeout_match_ms: s.timeout_match_ms,
+        time_left_ms: s.time_left_ms,
+    };
+    let (optimum_ms, maximum_ms) =
+        TimeManager::new(&tc, board.empty_count(), board.stone_count()).limits();
+    SearchLimits {
+        optimum_ms,
+        maximum_ms,
+        max_depth: (s.max_depth > 0).then_some(s.max_depth),
+        max_nodes: (s.max_nodes > 0).then_some(s.max_nodes),
+        strength: s.strength.min(100),
+        multipv: 1,
+        threads: s.threads.max(1),
+        randomize_seed: (s.game_type == 0).then(random_seed),
+        ..SearchLimits::default()
+    }
+}
+
+fn random_seed() -> u64 {
+    rand::random::<u64>()
+}
+
+/// Transposition-table size for the settings: what keeps the whole process under
+/// `max_memory` (default 350 MB) with `thread_num` threads; `hash_size` (KiB) when given,
+/// still capped by the memory limit. See [`hash_bytes_for`].
+pub fn hash_bytes_for_settings(s: &Settings) -> usize {
+    hash_bytes_for(
+        s.max_memory,
+        (s.hash_size_kib > 0).then_some(s.hash_size_kib),
+        s.threads,
+    )
+}
+
+/// What the search thread sends back.
+#[derive(Debug)]
+pub enum EngineEvent {
+    /// One completed iteration (or one line of a multi-PV set).
+    Report(SearchReport),
+    /// The search ended: its result, or why it failed (a panic).
+    Done(Result<SearchResult, String>),
+}
+
+/// Where engine events go (a channel sender wrapped in a closure, or a test collector).
+pub type Notify = Arc<dyn Fn(EngineEvent) + Send + Sync>;
+
+/// Owns the [`Searcher`] and at most one running search.
+pub struct Engine {
+    searcher: Arc<Mutex<Searcher>>,
+    stop: Arc<AtomicBool>,
+    notify: Notify,
+    worker: Option<thread::JoinHandle<()>>,
+}
+
+fn lock(m: &Mutex<Searcher>) -> MutexGuard<'_, Searcher> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Engine {
+    /// An idle engine with a hash table of about `hash_bytes`; events go to `notify`.
+    pub fn new(hash_bytes: usize, notify: Notify) -> Engine {
+        Engine {
+            searcher: Arc::new(Mutex::new(Searcher::new(hash_bytes))),
+            stop: Arc::new(AtomicBool::new(false)),
+            notify,
+            worker: None,
+        }
+    }
+
+    /// True from [`Engine::go`] until [`Engine::finished`].
+    pub fn is_thinking(&self) -> bool {
+        self.worker.is_some()
+    }
+
+    /// Starts searching `board` on the search thread. Reports and the final
+    /// [`EngineEvent::Done`] arrive through the notify callback. Errors if a search is
+    /// already running or the thread cannot be started.
+    pub fn go(&mut self, board: Board, limits: SearchLimits) -> Result<(), String> {
+        if self.worker.is_some() {
+            return Err("a search is already running".into());
+        }
+        // A fresh flag per search: a late watchdog or STOP can only touch its own search.
+        let stop = Arc::new(AtomicBool::new(false));
+        self.stop = Arc::clone(&stop);
+        let (done_tx, done_rx) = mpsc::channel::<()>();
+        if let Some(max) = limits.maximum_ms {
+            // Backstop for the hard limit: flip the stop flag if the search overruns.
+            let stop = Arc::clone(&stop);
+            thread::spawn(move || {
+                if let Err(mpsc::RecvTimeoutError::Timeout) =
+                    done_rx.recv_timeout(Duration::from_millis(max))
+                {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            });
+        }
+        let searcher = Arc::clone(&self.searcher);
+        let notify = Arc::clone(&self.notify);
+        let handle = thread::Builder::new()
+            .name("pentad-search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    let mut guard = lock(&searcher);
+                    let report_to = Arc::clone(&notify);
+                    let mut report = |r: &SearchReport| report_to(EngineEvent::Report(r.clone()));
+                    guard.search(&board, &limits, &stop, &mut report)
+                }));
+                let outcome = outcome.map_err(|e| {
+                    let why = e
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| e.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "unknown panic".into());
+                    // The searcher's state is suspect after a panic: start afresh.
+                    let bytes = lock(&searcher).hash_bytes();
+                    *lock(&searcher) = Searcher::new(bytes);
+                    searcher.clear_poison();
+                    log::error!("search panicked: {why}");
+                    format!("search panicked: {why}")
+                });
+                drop(done_tx);
+                notify(EngineEvent::Done(outcome));
+            })
+            .map_err(|e| format!("cannot start the search thread: {e}"))?;
+        self.worker = Some(handle);
+        Ok(())
+    }
+
+    /// Asks the running search (if any) to stop now; its result arrives as usual.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Marks the search as over after its [`EngineEvent::Done`] has been received.
+    pub fn finished(&mut self) {
+        if let Some(h) = self.worker.take() {
+            let _ = h.join();
+        }
+    }
+
+    /// Bytes of the transposition table.
+    pub fn hash_bytes(&self) -> usize {
+        lock(&self.searcher).hash_bytes()
+    }
+
+    /// Resizes the transposition table (only call while idle).
+    pub fn resize(&self, bytes: usize) {
+        lock(&self.searcher).resize(bytes);
+    }
+
+    /// Clears the transposition table (only call while idle).
+    pub fn clear_hash(&self) {
+        lock(&self.searcher).clear_hash();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Rule;
+
+    #[test]
+    fn limits_follow_the_clock() {
+        let b = Board::new(15, 15, Rule::FREESTYLE).unwrap();
+        let mut s = Settings::default();
+        let l = limits_for(&s, &b);
+        let never_sent = l.maximum_ms.unwrap();
+        assert!(never_sent < 30_000 && never_sent > 20_000, "{never_sent}");
+        assert!(l.optimum_ms.unwrap() <= never_sent);
+        s.timeout_turn_ms = Some(5000);
+        s.timeout_match_ms = 120_000;
+        s.time_left_ms = Some(10_000);
+        let l = limits_for(&s, &b);
+        assert!(l.maximum_ms.unwrap() < 2_000);
+        assert!(l.optimum_ms.unwrap() < 1_000);
+        s.time_left_ms = Some(-500);
+        assert!(limits_for(&s, &b).maximum_ms.unwrap() <= 20);
+        s.timeout_turn_ms = Some(0);
+        s.time_left_ms = Some(2_147_483_647);
+        assert!(limits_for(&s, &b).maximum_ms.unwrap() <= 20);
+        s.timeout_turn_ms = Some(1 << 40);
+        s.timeout_match_ms = 0;
+        assert_eq!(
+            limits_for(&s, &b).maximum_ms,
+            None,
+            "analysis thinks until STOP"
+        );
+    }
+
+    #[test]
+    fn hash_fits_the_budget() {
+        let mut s = Settings::default();
+        let default = hash_bytes_for_settings(&s);
+        assert!(default >= 128 << 20 && (default as u64) + (20 << 20) < 350_000_000);
+        s.max_memory = 64 << 20;
+        assert!(hash_bytes_for_settings(&s) <= 32 << 20);
+        s.hash_size_kib = 1024;
+        assert_eq!(hash_bytes_for_settings(&s), 1 << 20);
+        s.hash_size_kib = u64::MAX;
+        assert!(hash_bytes_for_settings(&s) <= 32 << 20);
+    }
+}

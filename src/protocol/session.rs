@@ -1,0 +1,681 @@
+//! The protocol session: game state, INFO settings, BOARD-block collection, command
+//! dispatch, the queue of commands received while thinking, and every reply line.
+
+use std::collections::{HashSet, VecDeque};
+use std::io::Write;
+
+use super::command::{command_word, parse_fields, parse_i64, shorten, Command, Coord};
+use super::format::{about_line, forbid_line, report_line};
+use super::swap2;
+use crate::board::Board;
+use crate::core::{Cell, Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
+use crate::engine::{hash_bytes_for_settings, limits_for, Engine, EngineEvent, Notify, Settings};
+use crate::search::{pick_simple_move, SearchResult};
+
+/// Hash size the searcher starts with; the real size is set before the first search, so that
+/// start-up stays fast whatever `max_memory` turns out to be.
+const INITIAL_HASH_BYTES: usize = 1 << 20;
+
+/// Which multi-line block is being read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BlockKind {
+    Board,
+    YxBoard,
+    Swap2,
+}
+
+impl BlockKind {
+    fn name(self) -> &'static str {
+        match self {
+            BlockKind::Board => "BOARD",
+            BlockKind::YxBoard => "YXBOARD",
+            BlockKind::Swap2 => "SWAP2BOARD",
+        }
+    }
+}
+
+/// A BOARD / YXBOARD / SWAP2BOARD block being collected until DONE.
+struct Block {
+    kind: BlockKind,
+    entries: Vec<Vec<i64>>,
+    error: Option<String>,
+}
+
+/// What a running search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    /// BEGIN / TURN / BOARD: play the move, print `x,y`.
+    Play,
+    /// SUGGEST: print `SUGGEST x,y`, do not play.
+    Suggest,
+    /// YXNBEST: print `x,y`, do not play.
+    NBest,
+}
+
+struct Task {
+    purpose: Purpose,
+    board: Board,
+    multipv: bool,
+}
+
+/// One input line as read: lossily decoded text and whether it had to be cut short.
+#[derive(Clone, Debug)]
+struct Line {
+    text: String,
+    truncated: bool,
+}
+
+/// The Gomocup session. Feed it input lines and engine events; it writes reply lines to `out`
+/// (flushed after each line).
+pub struct Session<W: Write> {
+    out: W,
+    settings: Settings,
+    rule: Rule,
+    board: Option<Board>,
+    block: Option<Block>,
+    engine: Engine,
+    task: Option<Task>,
+    queue: VecDeque<Line>,
+    quit: bool,
+    /// Input is closed: quit once the running search and the queue are done.
+    input_closed: bool,
+}
+
+impl<W: Write> Session<W> {
+    /// A new session writing to `out`; the engine's events go to `notify`, and the caller
+    /// hands them back through [`Session::handle_event`].
+    pub fn new(out: W, notify: Notify) -> Session<W> {
+        Session {
+            out,
+            settings: Settings::default(),
+            rule: Rule::FREESTYLE,
+            board: None,
+            block: None,
+            engine: Engine::new(INITIAL_HASH_BYTES, notify),
+            task: None,
+            queue: VecDeque::new(),
+            quit: false,
+            input_closed: false,
+        }
+    }
+
+    /// The current position (after START), for tests and tools.
+    pub fn board(&self) -> Option<&Board> {
+        self.board.as_ref()
+    }
+
+    /// The INFO settings received so far.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The rule from INFO rule.
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// True while a search runs (its answer not printed yet).
+    pub fn is_thinking(&self) -> bool {
+        self.task.is_some()
+    }
+
+    /// True once END arrived or output failed: the caller should exit.
+    pub fn quit_requested(&self) -> bool {
+        self.quit
+    }
+
+    /// The writer (tests read captured output through it).
+    pub fn output(&mut self) -> &mut W {
+        &mut self.out
+    }
+
+    /// Commands waiting for the running search to finish.
+    pub fn queued(&self) -> usize {
+        self.queue.len()
+    }
+
+    fn say(&mut self, line: &str) {
+        let ok = self
+            .out
+            .write_all(line.as_bytes())
+            .and_then(|_| self.out.write_all(b"\n"))
+            .and_then(|_| self.out.flush());
+        if let Err(e) = ok {
+            log::error!("cannot write to the manager: {e}");
+            self.quit = true;
+        }
+    }
+
+    fn error(&mut self, why: &str) {
+        self.say(&format!("ERROR {why}"));
+    }
+
+    /// One raw input line (without its line end; a trailing `\r` is removed here).
+    /// `truncated` tells that the reader cut an over-long line.
+    pub fn handle_input(&mut self, bytes: &[u8], truncated: bool) {
+        let text = String::from_utf8_lossy(bytes);
+        let text = text.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+        if text.is_empty() && !truncated {
+            return; // empty lines are ignored everywhere
+        }
+        let line = Line {
+            text: text.to_string(),
+            truncated,
+        };
+        if self.is_thinking() {
+            match command_word(&line.text).as_str() {
+                "STOP" | "YXSTOP" if !line.truncated => self.engine.stop(),
+                "END" if !line.truncated => self.quit = true,
+                _ => self.queue.push_back(line),
+            }
+            return;
+        }
+        self.execute(line);
+        self.drain_queue();
+    }
+
+    /// End of input: finish what was asked (the running search and every queued command),
+    /// then quit as END does. A manager that closes the pipe mid-game loses nothing it sent.
+    pub fn end_of_input(&mut self) {
+        self.input_closed = true;
+        self.quit_if_input_done();
+    }
+
+    fn quit_if_input_done(&mut self) {
+        if self.input_closed && !self.is_thinking() && self.queue.is_empty() {
+            self.quit = true;
+        }
+    }
+
+    /// An event from the engine (a report line, or the end of the search).
+    pub fn handle_event(&mut self, ev: EngineEvent) {
+        match ev {
+            EngineEvent::Report(r) => {
+                let multipv = self.task.as_ref().is_some_and(|t| t.multipv);
+                if self.task.is_some() {
+                    self.say(&report_line(&r, multipv));
+                }
+            }
+            EngineEvent::Done(outcome) => {
+                self.engine.finished();
+                if let Some(task) = self.task.take() {
+                    self.conclude(task, outcome);
+                }
+                self.drain_queue();
+                self.quit_if_input_done();
+            }
+        }
+    }
+
+    fn drain_queue(&mut self) {
+        while !self.is_thinking() && !self.quit {
+            let Some(line) = self.queue.pop_front() else {
+                break;
+            };
+            self.execute(line);
+        }
+    }
+
+    fn execute(&mut self, line: Line) {
+        if line.truncated {
+            if self.block.is_none() && command_word(&line.text) == "INFO" {
+                return; // INFO is never answered, not even when absurdly long
+            }
+            self.block = None;
+            self.error(&format!(
+                "line too long ({} bytes kept): {}",
+                line.text.len(),
+                shorten(&line.text)
+            ));
+            return;
+        }
+        if self.block.is_some() {
+            self.block_line(line);
+            return;
+        }
+        match line.text.parse::<Command>() {
+            Ok(cmd) => self.command(cmd),
+            Err(super::ParseError::Unknown(t)) => self.say(&format!("UNKNOWN {t}")),
+            Err(e) => self.error(&e.to_string()),
+        }
+    }
+
+    fn block_line(&mut self, line: Line) {
+        let Some(block) = self.block.as_mut() else {
+            return;
+        };
+        let first = line.text.chars().next().unwrap_or(' ');
+        if first.is_ascii_alphabetic() {
+            let kind = block.kind;
+            let word = command_word(&line.text);
+            if word == "END" {
+                self.quit = true;
+            } else if word == "DONE" {
+                let block = self.block.take();
+                if let Some(b) = block {
+                    self.finish_block(b);
+                }
+            } else {
+                // A command inside a block: the DONE was lost. Drop the block, run the command.
+                self.block = None;
+                self.error(&format!("{} not terminated by DONE", kind.name()));
+                self.execute(line);
+            }
+            return;
+        }
+        let n = if block.kind == BlockKind::Swap2 { 2 } else { 3 };
+        match parse_fields(block.kind.name(), &line.text, n) {
+            Ok(v) => block.entries.push(v),
+            Err(e) => {
+                if block.error.is_none() {
+                    block.error = Some(e.to_string());
+                }
+            }
+        }
+    }
+
+    fn command(&mut self, cmd: Command) {
+        match cmd {
+            Command::Start(n) => self.start(n, n),
+            Command::RectStart(w, h) => self.start(w, h),
+            Command::Restart => match &self.board {
+                Some(b) => {
+                    let (w, h) = (b.width(), b.height());
+                    self.new_board(w, h);
+                    self.say("OK");
+                }
+                None => self.error("RESTART: no board yet (send START first)"),
+            },
+            Command::Begin => {
+                if self.board.is_some() {
+                    self.think(Purpose::Play, 1);
+                } else {
+                    self.error("BEGIN: no board yet (send START first)");
+                }
+            }
+            Command::Turn(c) => {
+                if let Some(p) = self.empty_point("TURN", c) {
+                    if let Some(b) = self.board.as_mut() {
+                        b.make_move(p);
+                    }
+                    self.think(Purpose::Play, 1);
+                }
+            }
+            Command::Board | Command::YxBoard | Command::Swap2Board => {
+                let kind = match cmd {
+                    Command::Board => BlockKind::Board,
+                    Command::YxBoard => BlockKind::YxBoard,
+                    _ => BlockKind::Swap2,
+                };
+                self.block = Some(Block {
+                    kind,
+                    entries: Vec::new(),
+                    error: None,
+                });
+            }
+            Command::Done => self.error("DONE without BOARD"),
+            Command::Info { key, value } => self.info(&key, &value),
+            Command::End => self.quit = true,
+            Command::About => self.say(&about_line()),
+            Command::Takeback(c) => {
+                let Some(p) = self.on_board_point("TAKEBACK", c) else {
+                    return;
+                };
+                let removed = self.board.as_mut().is_some_and(|b| b.remove_stone(p));
+                if removed {
+                    self.say("OK");
+                } else {
+                    self.error(&format!("TAKEBACK: no stone at {c}"));
+                }
+            }
+            Command::Play(c) => {
+                if let Some(p) = self.empty_point("PLAY", c) {
+                    if let Some(b) = self.board.as_mut() {
+                        b.make_move(p);
+                    }
+                    self.say(&p.to_string());
+                }
+            }
+            Command::Suggest => {
+                if self.board.is_some() {
+                    self.think(Purpose::Suggest, 1);
+                } else {
+                    self.error("SUGGEST: no board yet (send START first)");
+                }
+            }
+            Command::Stop => {} // idle: nothing to stop, nothing to print
+            Command::YxShowForbid => {
+                let pts = self
+                    .board
+                    .as_ref()
+                    .map(|b| b.forbidden_points())
+                    .unwrap_or_default();
+                self.say(&forbid_line(&pts));
+            }
+            Command::YxHashClear => {
+                self.engine.clear_hash();
+                self.say("MESSAGE hash table cleared");
+            }
+            Command::YxNBest(n) => {
+                if self.board.is_none() {
+                    self.error("YXNBEST: no board yet (send START first)");
+                } else if n < 1 {
+                    self.error(&format!(
+                        "YXNBEST: number of moves must be at least 1, got {n}"
+                    ));
+                } else {
+                    self.think(
+                        Purpose::NBest,
+                        n.min(MAX_SIZE as i64 * MAX_SIZE as i64) as usize,
+                    );
+                }
+            }
+        }
+    }
+
+    fn start(&mut self, w: i64, h: i64) {
+        let ok = |v: i64| (MIN_SIZE as i64..=MAX_SIZE as i64).contains(&v);
+        if ok(w) && ok(h) {
+            self.new_board(w as usize, h as usize);
+            self.sync_hash_size();
+            self.say("OK");
+        } else if w == h {
+            self.error(&format!(
+                "unsupported board size {w} (supported: {MIN_SIZE}..={MAX_SIZE})"
+            ));
+        } else {
+            self.error(&format!(
+                "unsupported board size {w}x{h} (each side {MIN_SIZE}..={MAX_SIZE})"
+            ));
+        }
+    }
+
+    fn new_board(&mut self, w: usize, h: usize) {
+        match Board::new(w, h, self.rule) {
+            Ok(b) => self.board = Some(b),
+            Err(e) => log::error!("cannot make a {w}x{h} board: {e}"),
+        }
+    }
+
+    /// The point `c` if a board exists and `c` lies on it; prints ERROR otherwise.
+    fn on_board_point(&mut self, cmd: &str, c: Coord) -> Option<Pos> {
+        let Some(b) = self.board.as_ref() else {
+            self.error(&format!("{cmd}: no board yet (send START first)"));
+            return None;
+        };
+        let p = to_pos(b, c);
+        if p.is_none() {
+            let (w, h) = (b.width(), b.height());
+            self.error(&format!("{cmd}: {c} is outside the {w}x{h} board"));
+        }
+        p
+    }
+
+    /// Like [`Session::on_board_point`], and the point must be empty.
+    fn empty_point(&mut self, cmd: &str, c: Coord) -> Option<Pos> {
+        let p = self.on_board_point(cmd, c)?;
+        let empty = self.board.as_ref().is_some_and(|b| b.is_empty(p));
+        if !empty {
+            self.error(&format!("{cmd}: {c} is occupied"));
+            return None;
+        }
+        Some(p)
+    }
+
+    fn info(&mut self, key: &str, value: &str) {
+        let s = &mut self.settings;
+        let num = parse_i64("INFO", value);
+        let Ok(v) = num else {
+            if !matches!(key, "folder" | "evaluate") {
+                log::debug!("INFO {key}: ignoring value {value:?}");
+            }
+            return;
+        };
+        match key {
+            "timeout_turn" if v >= 0 => s.timeout_turn_ms = Some(v),
+            "timeout_match" if v >= 0 => s.timeout_match_ms = v,
+            "time_left" => s.time_left_ms = Some(v),
+            "max_memory" if v >= 0 => s.max_memory = v as u64,
+            "hash_size" if v >= 0 => s.hash_size_kib = v as u64,
+            "game_type" => s.game_type = v,
+            "thread_num" => s.threads = v.clamp(1, 256) as usize,
+            "max_depth" => s.max_depth = v.clamp(0, u32::MAX as i64) as u32,
+            "max_node" => s.max_nodes = v.max(0) as u64,
+            "strength" => s.strength = v.clamp(0, 100) as u8,
+            "rule" => match Rule::from_info(v) {
+                Some(r) => self.set_rule(r),
+                None => log::debug!("INFO rule {v}: unknown rule, ignored"),
+            },
+            _ => log::debug!("INFO {key} {v}: not used"),
+        }
+        if matches!(key, "max_memory" | "hash_size" | "thread_num") {
+            self.sync_hash_size();
+        }
+    }
+
+    /// Gives the transposition table the size the settings ask for, now, while idle (INFO is
+    /// queued during a search), so no move pays for the allocation inside its time.
+    fn sync_hash_size(&mut self) {
+        let want = hash_bytes_for_settings(&self.settings);
+        if !self.engine.is_thinking() && self.engine.hash_bytes() != want {
+            self.engine.resize(want);
+        }
+    }
+
+    /// Changes the rule; the current position is kept (replayed onto a board of the new rule).
+    fn set_rule(&mut self, rule: Rule) {
+        if rule == self.rule {
+            return;
+        }
+        self.rule = rule;
+        if let Some(old) = self.board.take() {
+            self.board = Some(rebuild(&old, rule).unwrap_or(old));
+        }
+    }
+
+    fn finish_block(&mut self, block: Block) {
+        let name = block.kind.name();
+        if let Some(e) = block.error {
+            self.error(&e);
+            return;
+        }
+        let Some(cur) = self.board.as_ref() else {
+            self.error(&format!("{name}: no board yet (send START first)"));
+            return;
+        };
+        let built = match block.kind {
+            BlockKind::Swap2 => build_swap2(cur, &block.entries),
+            _ => build_position(cur, &block.entries),
+        };
+        let board = match built {
+            Ok(b) => b,
+            Err(e) => {
+                self.error(&format!("{name}: {e}"));
+                return;
+            }
+        };
+        match block.kind {
+            BlockKind::Board => {
+                self.board = Some(board);
+                self.think(Purpose::Play, 1);
+            }
+            BlockKind::YxBoard => self.board = Some(board),
+            BlockKind::Swap2 => match swap2::respond(&board) {
+                Some(reply) => {
+                    let mut b = board;
+                    if let swap2::Swap2Reply::Moves(ms) = &reply {
+                        if b.stone_count() > 0 && ms.len() == 1 {
+                            b.make_move(ms[0]);
+                        }
+                    }
+                    self.board = Some(b);
+                    self.say(&reply.to_string());
+                }
+                None => self.error("SWAP2BOARD: no answer for this position"),
+            },
+        }
+    }
+
+    fn think(&mut self, purpose: Purpose, multipv: usize) {
+        let Some(board) = self.board.clone() else {
+            self.error("no board yet (send START first)");
+            return;
+        };
+        let legal = board.legal_moves().len();
+        if legal == 0 {
+            self.error("no legal move: the board is full");
+            return;
+        }
+        let multipv = multipv.min(legal);
+        let mut limits = limits_for(&self.settings, &board);
+        limits.multipv = multipv;
+        self.sync_hash_size();
+        self.task = Some(Task {
+            purpose,
+            board: board.clone(),
+            multipv: multipv > 1,
+        });
+        if let Err(e) = self.engine.go(board, limits) {
+            log::error!("{e}");
+            if let Some(task) = self.task.take() {
+                self.conclude(task, Err(e));
+            }
+        }
+    }
+
+    /// Prints the answer of a finished search (falling back to a simple legal move).
+    fn conclude(&mut self, task: Task, outcome: Result<SearchResult, String>) {
+        let best = match outcome {
+            Ok(r) if task.board.is_legal(r.best) => r.best,
+            Ok(r) => {
+                log::warn!(
+                    "search returned an illegal move {:?}; using a simple move",
+                    r.best
+                );
+                pick_simple_move(&task.board)
+            }
+            Err(e) => {
+                log::warn!("{e}; using a simple move");
+                pick_simple_move(&task.board)
+            }
+        };
+        if !task.board.is_legal(best) {
+            self.error("no legal move found");
+            return;
+        }
+        match task.purpose {
+            Purpose::Play => {
+                let mut b = task.board;
+                b.make_move(best);
+                self.board = Some(b);
+                self.say(&best.to_string());
+            }
+            Purpose::Suggest => self.say(&format!("SUGGEST {best}")),
+            Purpose::NBest => self.say(&best.to_string()),
+        }
+    }
+}
+
+fn to_pos(b: &Board, c: Coord) -> Option<Pos> {
+    let x = i32::try_from(c.x).ok()?;
+    let y = i32::try_from(c.y).ok()?;
+    b.pos(x, y)
+}
+
+/// The same position on a board of another rule (walls and stones in play order).
+fn rebuild(old: &Board, rule: Rule) -> Option<Board> {
+    let mut b = Board::new(old.width(), old.height(), rule).ok()?;
+    for y in 0..old.height() {
+        for x in 0..old.width() {
+            let p = Pos::new(x, y);
+            if old.cell(p) == Cell::Wall {
+                b.put_wall(p);
+            }
+        }
+    }
+    for (p, c) in old.history() {
+        b.make_move_as(p, c);
+    }
+    b.set_side_to_move(old.side_to_move());
+    Some(b)
+}
+
+/// Checks `x,y` entries: on board, no duplicates. Returns the points.
+fn check_points(cur: &Board, entries: &[Vec<i64>]) -> Result<Vec<Pos>, String> {
+    let mut seen = HashSet::new();
+    let mut pts = Vec::with_capacity(entries.len());
+    for e in entries {
+        let c = Coord { x: e[0], y: e[1] };
+        let Some(p) = to_pos(cur, c) else {
+            return Err(format!(
+                "{c} is outside the {}x{} board",
+                cur.width(),
+                cur.height()
+            ));
+        };
+        if !seen.insert(p) {
+            return Err(format!("{c} appears twice"));
+        }
+        pts.push(p);
+    }
+    Ok(pts)
+}
+
+/// The position of a BOARD/YXBOARD block: field 1 own, 2 opponent, 3 wall. The side to move
+/// ("own") is White when it has fewer stones than the opponent, otherwise Black.
+fn build_position(cur: &Board, entries: &[Vec<i64>]) -> Result<Board, String> {
+    let pts = check_points(cur, entries)?;
+    let mut own = 0;
+    let mut opp = 0;
+    for e in entries {
+        match e[2] {
+            1 => own += 1,
+            2 => opp += 1,
+            3 => {}
+            f => {
+                return Err(format!(
+                    "{},{}: field must be 1, 2 or 3, got {f}",
+                    e[0], e[1]
+                ))
+            }
+        }
+    }
+    let me = if own < opp {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let mut b = Board::new(cur.width(), cur.height(), cur.rule()).map_err(|e| e.to_string())?;
+    for (p, e) in pts.iter().zip(entries) {
+        if e[2] == 3 {
+            b.put_wall(*p);
+        }
+    }
+    for (p, e) in pts.iter().zip(entries) {
+        match e[2] {
+            1 => b.make_move_as(*p, me),
+            2 => b.make_move_as(*p, me.opp()),
+            _ => {}
+        }
+    }
+    b.set_side_to_move(me);
+    Ok(b)
+}
+
+/// The position of a SWAP2BOARD block: stones alternate Black, White, Black, …
+fn build_swap2(cur: &Board, entries: &[Vec<i64>]) -> Result<Board, String> {
+    let pts = check_points(cur, entries)?;
+    if !matches!(pts.len(), 0 | 3 | 5) {
+        return Err(format!("expected 0, 3 or 5 stones, got {}", pts.len()));
+    }
+    let mut b = Board::new(cur.width(), cur.height(), cur.rule()).map_err(|e| e.to_string())?;
+    for (i, p) in pts.iter().enumerate() {
+        let c = if i % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        b.make_move_as(*p, c);
+    }
+    Ok(b)
+}
