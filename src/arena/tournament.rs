@@ -150,6 +150,8 @@ fn two_slots(slots: &mut [EngineSlot], a: usize, b: usize) -> [&mut EngineSlot; 
 
 fn fmt_elo(v: f64) -> String {
     if v.is_finite() {
+        // Never print "-0.0".
+        let v = if v.abs() < 0.05 { 0.0 } else { v };
         format!("{v:.1}")
     } else if v > 0.0 {
         "inf".into()
