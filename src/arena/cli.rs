@@ -26,7 +26,7 @@ pub enum SprtModel {
 /// Per-game lines and the final summary go to stdout; the progress bar, warnings and
 /// errors go to stderr.
 #[derive(Parser, Debug, Clone)]
-#[command(name = "pentad-arena", version, about, long_about = None)]
+#[command(name = "pentad-arena", version)]
 pub struct Args {
     /// Engine command line: `[name=NAME] PROGRAM [ARGS...]` (quote it); give two or more.
     /// Without `name=`, the name comes from ABOUT, else from the file name.

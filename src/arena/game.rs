@@ -457,20 +457,23 @@ pub fn play_game(slots: [&mut EngineSlot; 2], opening: &[Pos], cfg: &GameConfig)
                     match parse_move(&line) {
                         None => Err(lose(
                             Reason::Illegal,
-                            format!("{who} sent an unparsable answer {line:?}"),
+                            format!("illegal move by {who} (unparsable answer {line:?})"),
                         )),
                         Some((x, y)) => {
                             if !board.contains(x as i32, y as i32) {
                                 Err(lose(
                                     Reason::Illegal,
-                                    format!("{who} played off the board ({x},{y})"),
+                                    format!("illegal move by {who} (off the board: {x},{y})"),
                                 ))
                             } else {
                                 let p = Pos::new(x as usize, y as usize);
                                 if !board.is_empty(p) {
                                     Err(lose(
                                         Reason::Illegal,
-                                        format!("{who} played occupied {}", p.to_human()),
+                                        format!(
+                                            "illegal move by {who} (occupied {})",
+                                            p.to_human()
+                                        ),
                                     ))
                                 } else {
                                     Ok(p)

@@ -27,7 +27,7 @@ pub struct GameRecord {
     pub result: String,
     /// `five`, `foul`, `illegal`, `time`, `crash` or `draw`.
     pub reason: Reason,
-    /// Human-readable explanation (`Black wins by five`, `White wins: Black played occupied h8`).
+    /// Human-readable explanation (`Black wins by five`, `White wins: illegal move by Black (occupied h8)`).
     pub detail: String,
     /// Number of moves (`moves.len()`).
     pub plies: usize,
