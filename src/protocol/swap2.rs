@@ -42,9 +42,9 @@ const BALANCE_CANDIDATES: usize = 24;
 /// The most even candidates of the first round that are searched again, deeper.
 const REFINE_CANDIDATES: usize = 4;
 /// Nodes of a second-round search, in probes.
-const REFINE_FACTOR: u64 = 8;
+pub const REFINE_FACTOR: u64 = 8;
 /// The position's own search (the move we might play) gets this many probes' worth of nodes.
-const DECISION_FACTOR: u64 = 16;
+pub const DECISION_FACTOR: u64 = 16;
 /// Probes' worth of nodes one decision may spend at most (sizes the node budget from time).
 const PROBES_PER_DECISION: u64 =
     DECISION_FACTOR + BALANCE_CANDIDATES as u64 + REFINE_CANDIDATES as u64 * REFINE_FACTOR;
