@@ -34,7 +34,7 @@ fn swap2_board(rule: Rule, size: usize, stones: &[&str]) -> Board {
 fn place_checked(board: &Board, moves: &[Pos]) -> Board {
     let mut b = board.clone();
     for &p in moves {
-        let c = if b.stone_count() % 2 == 0 {
+        let c = if b.stone_count().is_multiple_of(2) {
             Color::Black
         } else {
             Color::White

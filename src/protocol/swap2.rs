@@ -133,7 +133,12 @@ impl Prober<'_> {
         if self.nodes == 0 || self.stop.load(Relaxed) {
             return None;
         }
-        let r = search_fixed(&mut self.searcher, board, self.nodes * factor, self.stop);
+        let r = search_fixed(
+            &mut self.searcher,
+            board,
+            self.nodes.saturating_mul(factor),
+            self.stop,
+        );
         (!self.stop.load(Relaxed)).then_some(r)
     }
 }
