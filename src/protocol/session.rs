@@ -500,7 +500,7 @@ impl<W: Write> Session<W> {
                 self.think(Purpose::Play, 1);
             }
             BlockKind::YxBoard => self.board = Some(board),
-            BlockKind::Swap2 => match swap2::respond(&board) {
+            BlockKind::Swap2 => match swap2::respond_with(&board, &self.swap2_budget()) {
                 Some(reply) => {
                     let mut b = board;
                     if let swap2::Swap2Reply::Moves(ms) = &reply {
@@ -514,6 +514,10 @@ impl<W: Write> Session<W> {
                 None => self.error("SWAP2BOARD: no answer for this position"),
             },
         }
+    }
+
+    fn swap2_budget(&self) -> swap2::Swap2Budget {
+        swap2::Swap2Budget::for_settings(&self.settings)
     }
 
     fn think(&mut self, purpose: Purpose, multipv: usize) {
