@@ -3,7 +3,6 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -42,4 +41,3 @@ fn main() -> ExitCode {
         }
     }
 }
-

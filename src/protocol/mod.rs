@@ -60,6 +60,31 @@ pub fn read_line_capped<R: BufRead>(
     }
 }
 
+/// How long the session gets to act on `END` itself before the process exits regardless (ms).
+pub const END_GRACE_MS: u64 = 80;
+
+/// True for an `END` command line (any case, surrounding blanks and CR allowed).
+fn is_end_line(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(bytes);
+    text.trim_matches(|c: char| c.is_whitespace() || c == '\0')
+        .eq_ignore_ascii_case("END")
+}
+
+/// The backstop behind END's "exit at once": whatever the session is busy with (a search, a
+/// Swap2 decision, a slow write), the process ends [`END_GRACE_MS`] after END was read.
+fn exit_soon_after_end() {
+    let spawned = std::thread::Builder::new()
+        .name("pentad-end".into())
+        .spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(END_GRACE_MS));
+            log::debug!("END: exiting from the input thread");
+            std::process::exit(0);
+        });
+    if let Err(e) = spawned {
+        log::error!("cannot start the END backstop: {e}");
+    }
+}
+
 /// Everything the main loop reacts to.
 enum Event {
     Line(Vec<u8>, bool),
@@ -69,6 +94,8 @@ enum Event {
 
 /// Runs the protocol on `input` / `out` until END or end of input. Returns when the session
 /// wants to exit (the caller should then exit the process, which also ends a running search).
+/// Reading `END` also arms a backstop that exits the process [`END_GRACE_MS`] later, so END
+/// is honoured even while the session is busy: call this only from the engine's `main`.
 pub fn run<R, W>(input: R, out: W)
 where
     R: BufRead + Send + 'static,
@@ -89,6 +116,9 @@ where
             loop {
                 match read_line_capped(&mut input, &mut buf, MAX_LINE_BYTES) {
                     Ok(Some(truncated)) => {
+                        if !truncated && is_end_line(&buf) {
+                            exit_soon_after_end();
+                        }
                         if tx.send(Event::Line(buf.clone(), truncated)).is_err() {
                             return;
                         }
