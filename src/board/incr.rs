@@ -41,22 +41,26 @@ impl CellInfo {
 /// Per-colour counts over the empty cells, rows of 16 (so indexing by a masked code needs
 /// no bounds check): `16 c + code` counts (empty cell, direction) pairs of colour index `c`
 /// per internal pattern code, `32 + 16 c + code` empty cells per internal combined code.
+/// Two banks (`+ 64`), whose wrapping sum is the count: successive cells of a move update
+/// alternate banks, which halves the chains of read-modify-writes to one counter.
 #[derive(Clone, Copy)]
-pub(super) struct Counts(pub(super) [u16; 64]);
+pub(super) struct Counts(pub(super) [u16; 128]);
 
 impl Counts {
-    pub(super) const ZERO: Counts = Counts([0; 64]);
+    pub(super) const ZERO: Counts = Counts([0; 128]);
 
     /// Pattern-code count of colour index `c`.
     #[inline]
     pub(super) fn pat(&self, c: usize, code: usize) -> u16 {
-        self.0[(16 * c + code) & 63]
+        let k = (16 * c + code) & 63;
+        self.0[k].wrapping_add(self.0[k + 64])
     }
 
     /// Combined-code count of colour index `c`.
     #[inline]
     pub(super) fn pat4(&self, c: usize, code: usize) -> u16 {
-        self.0[(32 + 16 * c + code) & 63]
+        let k = (32 + 16 * c + code) & 63;
+        self.0[k].wrapping_add(self.0[k + 64])
     }
 }
 
@@ -132,24 +136,24 @@ impl Hot<'_> {
     #[inline(always)]
     fn line<const R: isize, const D: usize>(&mut self, i: usize, off: isize, dk: &[u64; 10]) {
         let i = i as isize;
-        self.visit::<D>((i - off) as usize, dk[slot(1)]);
-        self.visit::<D>((i + off) as usize, dk[slot(-1)]);
-        self.visit::<D>((i - 2 * off) as usize, dk[slot(2)]);
-        self.visit::<D>((i + 2 * off) as usize, dk[slot(-2)]);
-        self.visit::<D>((i - 3 * off) as usize, dk[slot(3)]);
-        self.visit::<D>((i + 3 * off) as usize, dk[slot(-3)]);
-        self.visit::<D>((i - 4 * off) as usize, dk[slot(4)]);
-        self.visit::<D>((i + 4 * off) as usize, dk[slot(-4)]);
+        self.visit::<D, 0>((i - off) as usize, dk[slot(1)]);
+        self.visit::<D, 64>((i + off) as usize, dk[slot(-1)]);
+        self.visit::<D, 0>((i - 2 * off) as usize, dk[slot(2)]);
+        self.visit::<D, 64>((i + 2 * off) as usize, dk[slot(-2)]);
+        self.visit::<D, 0>((i - 3 * off) as usize, dk[slot(3)]);
+        self.visit::<D, 64>((i + 3 * off) as usize, dk[slot(-3)]);
+        self.visit::<D, 0>((i - 4 * off) as usize, dk[slot(4)]);
+        self.visit::<D, 64>((i + 4 * off) as usize, dk[slot(-4)]);
         if R >= 5 {
-            self.visit::<D>((i - 5 * off) as usize, dk[slot(5)]);
-            self.visit::<D>((i + 5 * off) as usize, dk[slot(-5)]);
+            self.visit::<D, 0>((i - 5 * off) as usize, dk[slot(5)]);
+            self.visit::<D, 64>((i + 5 * off) as usize, dk[slot(-5)]);
         }
     }
 
     /// Adds `delta` to cell `q`'s key in direction `D`; if `q` is empty and its codes in
     /// `D` changed, records the old codes and updates its combined codes and the counts.
     #[inline(always)]
-    fn visit<const D: usize>(&mut self, q: usize, delta: u64) {
+    fn visit<const D: usize, const BANK: usize>(&mut self, q: usize, delta: u64) {
         let len = self.info.len();
         // Every cell within 5 (along a line) of an on-board cell lies in the padded array:
         // 5 padding columns/rows around the board, plus one row.
@@ -178,21 +182,23 @@ impl Hot<'_> {
         self.n += 1;
         let pats = cell.pats ^ ((old ^ new) << sh);
         cell.pats = pats;
-        let c = &mut self.counts.0;
-        c[(old & 15) as usize] -= 1;
-        c[(pb & 15) as usize] += 1;
-        c[16 + ((old >> 16) as usize & 15)] -= 1;
-        c[16 + (pw & 15) as usize] += 1;
+        let Ok(c) = <&mut [u16; 64]>::try_from(&mut self.counts.0[BANK..BANK + 64]) else {
+            unreachable!("a bank has 64 counters");
+        };
+        c[(old & 15) as usize] = c[(old & 15) as usize].wrapping_sub(1);
+        c[(pb & 15) as usize] = c[(pb & 15) as usize].wrapping_add(1);
+        c[16 + ((old >> 16) as usize & 15)] = c[16 + ((old >> 16) as usize & 15)].wrapping_sub(1);
+        c[16 + (pw & 15) as usize] = c[16 + (pw & 15) as usize].wrapping_add(1);
         let n4 = [
             self.comb[(pats & 0xFFFF) as usize],
             self.comb[(pats >> 16 | 1 << 16) as usize],
         ];
         let o4 = cell.pat4;
         cell.pat4 = n4;
-        c[32 + (o4[0] & 15) as usize] -= 1;
-        c[32 + (n4[0] & 15) as usize] += 1;
-        c[48 + (o4[1] & 15) as usize] -= 1;
-        c[48 + (n4[1] & 15) as usize] += 1;
+        c[32 + (o4[0] & 15) as usize] = c[32 + (o4[0] & 15) as usize].wrapping_sub(1);
+        c[32 + (n4[0] & 15) as usize] = c[32 + (n4[0] & 15) as usize].wrapping_add(1);
+        c[48 + (o4[1] & 15) as usize] = c[48 + (o4[1] & 15) as usize].wrapping_sub(1);
+        c[48 + (n4[1] & 15) as usize] = c[48 + (n4[1] & 15) as usize].wrapping_add(1);
     }
 }
 
