@@ -41,26 +41,30 @@ impl CellInfo {
 /// Per-colour counts over the empty cells, rows of 16 (so indexing by a masked code needs
 /// no bounds check): `16 c + code` counts (empty cell, direction) pairs of colour index `c`
 /// per internal pattern code, `32 + 16 c + code` empty cells per internal combined code.
-/// Two banks (`+ 64`), whose wrapping sum is the count: successive cells of a move update
-/// alternate banks, which halves the chains of read-modify-writes to one counter.
+/// Four banks (`+ 64 b`), whose wrapping sum is the count: successive cells of a move update
+/// different banks in turn, which breaks up the chains of read-modify-writes to one counter.
 #[derive(Clone, Copy)]
-pub(super) struct Counts(pub(super) [u16; 128]);
+pub(super) struct Counts(pub(super) [u16; 256]);
 
 impl Counts {
-    pub(super) const ZERO: Counts = Counts([0; 128]);
+    pub(super) const ZERO: Counts = Counts([0; 256]);
 
     /// Pattern-code count of colour index `c`.
     #[inline]
     pub(super) fn pat(&self, c: usize, code: usize) -> u16 {
         let k = (16 * c + code) & 63;
-        self.0[k].wrapping_add(self.0[k + 64])
+        let n = self.0[k].wrapping_add(self.0[k + 64]);
+        n.wrapping_add(self.0[k + 128])
+            .wrapping_add(self.0[k + 192])
     }
 
     /// Combined-code count of colour index `c`.
     #[inline]
     pub(super) fn pat4(&self, c: usize, code: usize) -> u16 {
         let k = (32 + 16 * c + code) & 63;
-        self.0[k].wrapping_add(self.0[k + 64])
+        let n = self.0[k].wrapping_add(self.0[k + 64]);
+        n.wrapping_add(self.0[k + 128])
+            .wrapping_add(self.0[k + 192])
     }
 }
 
@@ -138,12 +142,12 @@ impl Hot<'_> {
         let i = i as isize;
         self.visit::<D, 0>((i - off) as usize, dk[slot(1)]);
         self.visit::<D, 64>((i + off) as usize, dk[slot(-1)]);
-        self.visit::<D, 0>((i - 2 * off) as usize, dk[slot(2)]);
-        self.visit::<D, 64>((i + 2 * off) as usize, dk[slot(-2)]);
+        self.visit::<D, 128>((i - 2 * off) as usize, dk[slot(2)]);
+        self.visit::<D, 192>((i + 2 * off) as usize, dk[slot(-2)]);
         self.visit::<D, 0>((i - 3 * off) as usize, dk[slot(3)]);
         self.visit::<D, 64>((i + 3 * off) as usize, dk[slot(-3)]);
-        self.visit::<D, 0>((i - 4 * off) as usize, dk[slot(4)]);
-        self.visit::<D, 64>((i + 4 * off) as usize, dk[slot(-4)]);
+        self.visit::<D, 128>((i - 4 * off) as usize, dk[slot(4)]);
+        self.visit::<D, 192>((i + 4 * off) as usize, dk[slot(-4)]);
         if R >= 5 {
             self.visit::<D, 0>((i - 5 * off) as usize, dk[slot(5)]);
             self.visit::<D, 64>((i + 5 * off) as usize, dk[slot(-5)]);
