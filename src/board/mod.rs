@@ -406,7 +406,7 @@ impl Board {
             return false;
         }
         let i = self.idx(p);
-        match self.info[i].pat4[0] {
+        match self.info[i].pat4()[0] {
             c if c == Pattern4::Forbid as u8 => true,
             MAYBE33 => self.forbidden_exact_index(i),
             _ => false,
@@ -548,7 +548,7 @@ impl Board {
     /// Resolves the internal combined code of empty cell `i` for colour index `c`.
     #[inline]
     fn resolve4(&self, i: usize, c: usize) -> Pattern4 {
-        let code = self.info[i].pat4[c];
+        let code = self.info[i].pat4()[c];
         if code == MAYBE33 {
             if self.forbidden_exact_index(i) {
                 Pattern4::Forbid
@@ -576,7 +576,7 @@ impl Board {
         if self.counts.pat4(c.index(), MAYBE33 as usize) > 0 {
             for i in 0..self.grid.len() {
                 if self.grid[i] == EMPTY
-                    && self.info[i].pat4[c.index()] == MAYBE33
+                    && self.info[i].pat4()[c.index()] == MAYBE33
                     && self.resolve4(i, c.index()) == pat
                 {
                     total += 1;
