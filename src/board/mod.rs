@@ -2,10 +2,13 @@
 //! candidate area, win detection and exact renju forbidden points.
 //!
 //! Internals: a padded 1-D cell array (5 wall cells around the board, rows of stride
-//! `width + 5` sharing their padding), per cell and direction a 20-bit key of the 10 cells
-//! at offsets ±1..±5 (updated on every move/undo for the 40 cells within reach), per-colour
-//! pattern codes read from the tables in [`pattern`], a per-cell combination, per-colour
-//! counts, a per-cell count of stones within the candidate radius, and a Zobrist hash.
+//! `width + 5` sharing their padding); per cell and direction one `u64` holding both
+//! colours' keys of the 10 cells at offsets ±1..±5 (a move adds precomputed deltas to the 40
+//! cells within reach); per cell both colours' pattern codes (read from the tables in
+//! `pattern.rs`), combined codes and the cell value packed in one `u64`; per-colour counts;
+//! a per-cell count of stones within the candidate radius; a Zobrist hash. A move records
+//! the codes it changed and the counts before it, so undo restores instead of recomputing
+//! (see `incr.rs`).
 
 mod bench;
 pub mod debug;
