@@ -414,25 +414,28 @@ impl Board {
         debug_assert!(self.grid[i] == v);
         self.grid[i] = EMPTY;
         self.info[i].set_value(EMPTY);
-        let saved = self.count_stack.pop();
         if self.reach == 4 {
             self.unpropagate::<4>(i, v);
         } else {
             self.unpropagate::<5>(i, v);
         }
         self.update_near(i, false);
-        match saved {
+        let top = self.count_stack.len().wrapping_sub(1);
+        match self.count_stack.get(top) {
             Some(counts) if h.fast => {
+                // Copied straight from the stack slot (no temporary).
+                self.counts = *counts;
+                self.count_stack.truncate(top);
                 let start = h.changes as usize;
                 let end = self.nchanges;
                 for &ch in self.changes.get(start..end).unwrap_or(&[]) {
                     ch.restore(&mut self.info);
                 }
                 self.nchanges = start.min(end);
-                self.counts = counts;
             }
             _ => {
                 // A wall was put on the board since this stone: recompute everything.
+                self.count_stack.truncate(top);
                 self.rebuild();
             }
         }

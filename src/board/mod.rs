@@ -192,7 +192,7 @@ impl Board {
             history: Vec::with_capacity(width * height),
             changes: Vec::new(),
             nchanges: 0,
-            count_stack: Vec::with_capacity(width * height),
+            count_stack: Vec::with_capacity((width * height).min(128)),
             hash: 0,
             stones: 0,
             walls: 0,
