@@ -2,6 +2,13 @@
 //!
 //! The protocol layer's engine facade calls [`Searcher::search`] on a search thread; the
 //! search never prints, it reports through the callback.
+//!
+//! Layout: `root` (root VCF/VCT solvers, iterative deepening with aspiration windows,
+//! multi-PV, Lazy SMP threads, strength and randomized choice), `pvs` (one thread's PVS with
+//! TT, static win/threat check, razoring, futility, late-move pruning/reductions, VCF leaves),
+//! `movegen` (threat classification and forced-defence generation from the board's pattern
+//! counts), `vcf` / `vct` (threat-space solvers), `tt` (lock-free table), `history`
+//! (killers, history), `params` (constants), `bench` (deterministic bench).
 
 pub mod time;
 
@@ -10,6 +17,16 @@ use std::sync::atomic::AtomicBool;
 use crate::board::Board;
 use crate::core::Pos;
 
+pub mod bench;
+mod history;
+mod movegen;
+pub mod params;
+mod pvs;
+mod root;
+pub mod tt;
+pub mod vcf;
+pub mod vct;
+
 /// Score from the side to move's point of view. Mates are `MATE - plies` / `-(MATE - plies)`.
 pub type Score = i32;
 /// Value of a win at the root (a win in n plies scores `MATE - n`).
@@ -17,8 +34,9 @@ pub const MATE: Score = 30_000;
 /// Scores at or beyond this magnitude are forced wins/losses.
 pub const MATE_BOUND: Score = MATE - 1_000;
 
-/// What may stop a search, besides the stop flag.
-#[derive(Clone, Debug, Default)]
+/// What may stop a search, besides the stop flag. `Default` is a full-strength, single-PV,
+/// one-thread search without limits.
+#[derive(Clone, Debug)]
 pub struct SearchLimits {
     /// Soft (optimum) time for this move in ms: finish the iteration logic around it.
     pub optimum_ms: Option<u64>,
@@ -38,82 +56,131 @@ pub struct SearchLimits {
     pub randomize_seed: Option<u64>,
 }
 
+impl Default for SearchLimits {
+    fn default() -> Self {
+        SearchLimits {
+            optimum_ms: None,
+            maximum_ms: None,
+            max_depth: None,
+            max_nodes: None,
+            strength: 100,
+            multipv: 1,
+            threads: 1,
+            randomize_seed: None,
+        }
+    }
+}
+
 /// Progress after one completed iteration (one line of a multi-PV set).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct SearchReport {
+    /// Nominal depth completed.
     pub depth: u32,
+    /// Deepest ply reached.
     pub seldepth: u32,
+    /// Score of this line for the side to move.
     pub score: Score,
+    /// Nodes searched so far (all threads).
     pub nodes: u64,
+    /// Milliseconds since the search started.
     pub elapsed_ms: u64,
+    /// The line, first move first.
     pub pv: Vec<Pos>,
     /// 1-based index of this line when multi-PV; 1 otherwise.
     pub multipv: usize,
 }
 
 /// The outcome of a search.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct SearchResult {
     /// The move to play; always legal for the side to move when any legal move exists.
     pub best: Pos,
+    /// Score of `best` for the side to move.
     pub score: Score,
+    /// Deepest completed iteration.
     pub depth: u32,
+    /// Nodes searched (all threads).
     pub nodes: u64,
+    /// Principal variation starting with `best`.
     pub pv: Vec<Pos>,
 }
 
-/// Owns the search state that lives across moves (transposition table, histories, threads).
+/// Owns the search state that lives across moves (transposition table).
 pub struct Searcher {
-    hash_bytes: usize,
+    tt: tt::TTable,
 }
 
 impl Searcher {
     /// A searcher whose transposition table takes about `hash_bytes` bytes.
     pub fn new(hash_bytes: usize) -> Searcher {
-        Searcher { hash_bytes }
+        Searcher {
+            tt: tt::TTable::new(hash_bytes),
+        }
     }
 
     /// Resizes the transposition table (clears it).
     pub fn resize(&mut self, hash_bytes: usize) {
-        self.hash_bytes = hash_bytes;
+        self.tt.resize(hash_bytes);
     }
 
     /// Bytes the transposition table occupies.
     pub fn hash_bytes(&self) -> usize {
-        self.hash_bytes
+        self.tt.bytes()
     }
 
     /// Empties the transposition table.
-    pub fn clear_hash(&mut self) {}
+    pub fn clear_hash(&mut self) {
+        self.tt.clear();
+    }
 
     /// Searches `board` for the side to move. Returns by `limits.maximum_ms`, or soon after
-    /// `stop` becomes true. `report` is called after each completed iteration.
-    ///
-    /// First version: a one-ply choice (win now, block a five, else the central candidate).
+    /// `stop` becomes true. `report` is called after each completed iteration (once per line
+    /// when multi-PV). The best move is legal whenever a legal move exists, even if stopped
+    /// at once.
     pub fn search(
         &mut self,
         board: &Board,
-        _limits: &SearchLimits,
-        _stop: &AtomicBool,
+        limits: &SearchLimits,
+        stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchReport),
     ) -> SearchResult {
-        let best = pick_simple_move(board);
-        report(&SearchReport {
-            depth: 1,
-            seldepth: 1,
-            score: 0,
-            nodes: 1,
-            elapsed_ms: 0,
-            pv: vec![best],
-            multipv: 1,
-        });
-        SearchResult {
-            best,
-            score: 0,
-            depth: 1,
-            nodes: 1,
-            pv: vec![best],
-        }
+        root::search(&self.tt, board, limits, stop, report)
+    }
+}
+
+/// The score of a win delivered at ply `ply` (the winning move is the `ply`-th from the root).
+#[inline]
+pub fn mate_in(ply: usize) -> Score {
+    MATE - ply as Score
+}
+
+/// The score of a loss: the opponent's winning move is the `ply`-th from the root.
+#[inline]
+pub fn mated_in(ply: usize) -> Score {
+    -MATE + ply as Score
+}
+
+/// Converts a score relative to the root into one relative to the node at `ply` (for the TT).
+#[inline]
+pub fn value_to_tt(v: Score, ply: usize) -> Score {
+    if v >= MATE_BOUND {
+        v + ply as Score
+    } else if v <= -MATE_BOUND {
+        v - ply as Score
+    } else {
+        v
+    }
+}
+
+/// Inverse of [`value_to_tt`].
+#[inline]
+pub fn value_from_tt(v: Score, ply: usize) -> Score {
+    if v >= MATE_BOUND {
+        v - ply as Score
+    } else if v <= -MATE_BOUND {
+        v + ply as Score
+    } else {
+        v
     }
 }
 
@@ -154,4 +221,28 @@ pub fn format_score(score: Score) -> String {
     } else {
         score.to_string()
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_and_tt_adjustment() {
+        assert_eq!(format_score(mate_in(3)), "+M3");
+        assert_eq!(format_score(mated_in(4)), "-M4");
+        assert_eq!(format_score(35), "35");
+        assert!(mate_in(MAX_PLY_TEST) >= MATE_BOUND);
+        for ply in [0usize, 5, 40] {
+            for v in [mate_in(50), mated_in(60), 123, -77] {
+                assert_eq!(value_from_tt(value_to_tt(v, ply), ply), v);
+            }
+        }
+        // A mate found 5 plies below a node at ply 2 is a mate in 7 from the root, and in 5
+        // from a node at ply 0 reached by transposition.
+        let stored = value_to_tt(mate_in(7), 2);
+        assert_eq!(value_from_tt(stored, 0), mate_in(5));
+    }
+
+    const MAX_PLY_TEST: usize = params::MAX_PLY;
 }

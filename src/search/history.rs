@@ -1,0 +1,71 @@
+//! Per-thread move-ordering memory: killer moves per ply and a butterfly history per colour.
+
+use crate::core::{Color, Pos};
+
+use super::params::{HISTORY_MAX, MAX_PLY};
+
+/// Killers and history for one search thread.
+pub struct History {
+    killers: Vec<[Pos; 2]>,
+    hist: Vec<[i32; Pos::COUNT]>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            killers: vec![[Pos::NONE; 2]; MAX_PLY + 2],
+            hist: vec![[0; Pos::COUNT]; 2],
+        }
+    }
+}
+
+impl History {
+    /// The two killer moves at `ply`.
+    #[inline]
+    pub fn killers(&self, ply: usize) -> [Pos; 2] {
+        self.killers[ply]
+    }
+
+    /// History score of `c` playing `p`.
+    #[inline]
+    pub fn score(&self, c: Color, p: Pos) -> i32 {
+        self.hist[c.index()][p.index()]
+    }
+
+    /// Records a beta cutoff by `best` at `ply` after trying the moves in `tried` first.
+    pub fn update(&mut self, c: Color, ply: usize, depth: i32, best: Pos, tried: &[Pos]) {
+        let k = &mut self.killers[ply];
+        if k[0] != best {
+            k[1] = k[0];
+            k[0] = best;
+        }
+        let bonus = (depth * depth).min(400);
+        let h = &mut self.hist[c.index()];
+        let mut add = |p: Pos, b: i32| {
+            let v = &mut h[p.index()];
+            *v += b - *v * b.abs() / HISTORY_MAX;
+        };
+        add(best, bonus);
+        for &p in tried {
+            if p != best {
+                add(p, -bonus);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn killers_and_history_update() {
+        let mut h = History::default();
+        let (a, b) = (Pos::new(1, 1), Pos::new(2, 2));
+        h.update(Color::Black, 3, 4, a, &[b, a]);
+        h.update(Color::Black, 3, 4, b, &[b]);
+        assert_eq!(h.killers(3), [b, a]);
+        assert!(h.score(Color::Black, a) > 0);
+        assert_eq!(h.score(Color::White, a), 0);
+    }
+}

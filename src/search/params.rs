@@ -1,0 +1,40 @@
+//! Search constants in one place: limits, margins, reductions.
+
+/// Deepest ply the search stack supports.
+pub const MAX_PLY: usize = 128;
+/// Deepest nominal iteration depth.
+pub const MAX_DEPTH: i32 = 99;
+/// Nodes between polls of the stop flag and the clock.
+pub const POLL_INTERVAL: u64 = 1024;
+/// First aspiration half-window (centi-stones of eval).
+pub const ASPIRATION_DELTA: i32 = 30;
+/// Iterations below this depth use a full window.
+pub const ASPIRATION_MIN_DEPTH: i32 = 5;
+/// Futility pruning: applies at depth <= this; margin per depth.
+pub const FUTILITY_DEPTH: i32 = 3;
+/// Futility margin per remaining ply.
+pub const FUTILITY_MARGIN: i32 = 90;
+/// Razoring: at depth <= this, an eval this far below alpha drops into quiescence.
+pub const RAZOR_DEPTH: i32 = 2;
+/// Razoring margin per remaining ply.
+pub const RAZOR_MARGIN: i32 = 160;
+/// Late-move reductions start after this many moves searched.
+pub const LMR_MIN_MOVES: usize = 3;
+/// Late-move reductions apply from this depth.
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// Late-move pruning: at depth d keep at most LMP_BASE + d*d quiet moves (non-PV).
+pub const LMP_BASE: usize = 4;
+/// Maximum attacker fours in a VCF at a search leaf.
+pub const QVCF_DEPTH: i32 = 6;
+/// Node budget of one leaf VCF.
+pub const QVCF_NODES: u64 = 300;
+/// Maximum attacker fours in the root VCF solver.
+pub const ROOT_VCF_DEPTH: i32 = 30;
+/// Node budget of the root VCF solver.
+pub const ROOT_VCF_NODES: u64 = 200_000;
+/// History bonus cap.
+pub const HISTORY_MAX: i32 = 16_384;
+/// Longest VCT (in plies) the root solver tries.
+pub const ROOT_VCT_PLIES: u32 = 15;
+/// Node budget of the root VCT solver.
+pub const ROOT_VCT_NODES: u64 = 150_000;

@@ -1,0 +1,424 @@
+//! One search thread: principal-variation alpha-beta with TT, threats, LMR and VCF leaves.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+use crate::board::Board;
+use crate::core::Pos;
+use crate::eval;
+
+use super::history::History;
+use super::movegen::{self, Threat};
+use super::params::*;
+use super::tt::{Bound, TTable};
+use super::vcf;
+use super::{mate_in, mated_in, value_from_tt, value_to_tt, Score, MATE, MATE_BOUND};
+
+/// State shared by all threads of one search.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TTable,
+    pub stop: &'a AtomicBool,
+    /// Set by the main thread when the search must end (limits reached or done).
+    pub abort: AtomicBool,
+    /// Nodes flushed by all threads.
+    pub nodes: AtomicU64,
+    pub start: Instant,
+    pub maximum_ms: Option<u64>,
+    pub max_nodes: Option<u64>,
+    pub threads: usize,
+}
+
+impl Shared<'_> {
+    /// Milliseconds since the search started.
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+}
+
+/// A root move with its latest score and line.
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove {
+    pub mv: Pos,
+    pub score: Score,
+    pub prev_score: Score,
+    pub pv: Vec<Pos>,
+}
+
+/// Per-thread search state.
+pub(crate) struct Worker<'a> {
+    pub id: usize,
+    pub sh: &'a Shared<'a>,
+    pub board: Board,
+    pub nodes: u64,
+    flushed: u64,
+    next_poll: u64,
+    pub seldepth: usize,
+    pub hist: History,
+    pub stopped: bool,
+    pv: Vec<Vec<Pos>>,
+    move_bufs: Vec<Vec<(Pos, i32)>>,
+    evals: Vec<Score>,
+    /// Depth of the current root iteration.
+    pub root_depth: i32,
+}
+
+impl<'a> Worker<'a> {
+    /// A worker searching a copy of `board`.
+    pub fn new(id: usize, sh: &'a Shared<'a>, board: &Board) -> Worker<'a> {
+        Worker {
+            id,
+            sh,
+            board: board.clone(),
+            nodes: 0,
+            flushed: 0,
+            next_poll: POLL_INTERVAL,
+            seldepth: 0,
+            hist: History::default(),
+            stopped: false,
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            move_bufs: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            evals: vec![0; MAX_PLY + 2],
+            root_depth: 0,
+        }
+    }
+
+    /// Counts a node and polls the limits; true when the search must unwind.
+    #[inline]
+    pub fn count_node(&mut self) -> bool {
+        self.nodes += 1;
+        if self.sh.threads == 1 {
+            if let Some(m) = self.sh.max_nodes {
+                if self.nodes >= m {
+                    self.sh.abort.store(true, Relaxed);
+                    self.stopped = true;
+                }
+            }
+        }
+        if self.nodes >= self.next_poll {
+            self.next_poll = self.nodes + POLL_INTERVAL;
+            self.poll();
+        }
+        self.stopped
+    }
+
+    /// Flushes the node count and checks the stop flag, the clock and the node budget.
+    pub fn poll(&mut self) {
+        let total = self.sh.nodes.fetch_add(self.nodes - self.flushed, Relaxed)
+            + (self.nodes - self.flushed);
+        self.flushed = self.nodes;
+        if self.sh.stop.load(Relaxed) {
+            self.sh.abort.store(true, Relaxed);
+        }
+        if self.id == 0 {
+            if let Some(m) = self.sh.maximum_ms {
+                if self.sh.elapsed_ms() >= m {
+                    self.sh.abort.store(true, Relaxed);
+                }
+            }
+        }
+        if let Some(m) = self.sh.max_nodes {
+            if total >= m {
+                self.sh.abort.store(true, Relaxed);
+            }
+        }
+        if self.sh.abort.load(Relaxed) {
+            self.stopped = true;
+        }
+    }
+
+    /// Flushes the remaining node count into the shared total.
+    pub fn flush_nodes(&mut self) {
+        self.sh.nodes.fetch_add(self.nodes - self.flushed, Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Pos) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    #[allow(clippy::needless_range_loop)]
+    /// Searches the root moves `rms` (already ordered) to `depth` within (alpha, beta).
+    /// Updates each searched move's score and line; returns the best score (or alpha-ish when
+    /// stopped). Moves not searched because of a stop keep `-MATE` as score.
+    pub fn search_root(
+        &mut self,
+        rms: &mut [RootMove],
+        mut alpha: Score,
+        beta: Score,
+        depth: i32,
+    ) -> Score {
+        self.root_depth = depth;
+        let mut best = -MATE;
+        for i in 0..rms.len() {
+            let mv = rms[i].mv;
+            self.board.make_move(mv);
+            self.pv[1].clear();
+            let mut score;
+            if i == 0 {
+                score = -self.node(-beta, -alpha, depth - 1, 1, true, false);
+            } else {
+                let r = if depth > LMR_MIN_DEPTH && i >= 2 * LMR_MIN_MOVES {
+                    1
+                } else {
+                    0
+                };
+                score = -self.node(-alpha - 1, -alpha, depth - 1 - r, 1, false, true);
+                if score > alpha && r > 0 && !self.stopped {
+                    score = -self.node(-alpha - 1, -alpha, depth - 1, 1, false, true);
+                }
+                if score > alpha && score < beta && !self.stopped {
+                    self.pv[1].clear();
+                    score = -self.node(-beta, -alpha, depth - 1, 1, true, false);
+                }
+            }
+            self.board.undo();
+            if self.stopped {
+                break;
+            }
+            if i == 0 || score > alpha {
+                rms[i].score = score;
+                let mut line = vec![mv];
+                line.extend_from_slice(&self.pv[1]);
+                rms[i].pv = line;
+            } else {
+                rms[i].score = -MATE;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// The recursive principal-variation search at `ply` (the root is ply 0).
+    pub fn node(
+        &mut self,
+        mut alpha: Score,
+        mut beta: Score,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        cut_node: bool,
+    ) -> Score {
+        self.pv[ply].clear();
+        if self.count_node() {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if self.board.empty_count() == 0 {
+            return 0;
+        }
+        // Mate-distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        let threat = movegen::threat(&self.board);
+        let mut depth = depth;
+        match threat {
+            Threat::Win(n) => return mate_in(ply + n as usize),
+            Threat::Loss(n) => return mated_in(ply + n as usize),
+            // Forced defence: extend so that a forced block never ends the line.
+            Threat::Block(_) => depth = depth.max(1),
+            _ => {}
+        }
+        if ply >= MAX_PLY - 4 {
+            return eval::evaluate(&self.board);
+        }
+        if depth <= 0 {
+            return self.quiesce(alpha, beta, ply, threat);
+        }
+
+        let key = self.board.hash();
+        let tte = self.sh.tt.probe(key);
+        let mut tt_move = Pos::NONE;
+        if let Some(h) = tte {
+            tt_move = h.mv;
+            let v = value_from_tt(h.value, ply);
+            if !pv_node
+                && h.depth >= depth
+                && match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return v;
+            }
+        }
+        let static_eval = match tte {
+            Some(h) if h.bound != Bound::None || h.eval != 0 => h.eval,
+            _ => eval::evaluate(&self.board),
+        };
+        self.evals[ply] = static_eval;
+        let improving = ply >= 2 && static_eval > self.evals[ply - 2];
+
+        let quiet_node = matches!(threat, Threat::None);
+        if !pv_node && quiet_node && beta.abs() < MATE_BOUND {
+            // Razoring: hopeless positions drop straight into the threat quiescence.
+            if depth <= RAZOR_DEPTH && static_eval + RAZOR_MARGIN * depth < alpha {
+                let v = self.quiesce(alpha, beta, ply, threat);
+                if v < alpha {
+                    return v;
+                }
+            }
+            // Futility: a comfortable margin above beta at low depth.
+            if depth <= FUTILITY_DEPTH
+                && static_eval - FUTILITY_MARGIN * (depth - improving as i32) >= beta
+            {
+                return static_eval;
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        moves.clear();
+        movegen::generate(&mut self.board, threat, &mut moves);
+        if moves.is_empty() {
+            self.move_bufs[ply] = moves;
+            // No defence against the opponent's threat: its open four follows.
+            return if matches!(threat, Threat::Defend) {
+                mated_in(ply + 4)
+            } else {
+                0
+            };
+        }
+        let me = self.board.side_to_move();
+        let killers = self.hist.killers(ply);
+        for m in moves.iter_mut() {
+            if m.0 == tt_move {
+                m.1 += 1 << 24;
+            } else if m.0 == killers[0] {
+                m.1 += 300;
+            } else if m.0 == killers[1] {
+                m.1 += 250;
+            }
+            m.1 += self.hist.score(me, m.0) / 64;
+        }
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
+
+        let orig_alpha = alpha;
+        let mut best = -MATE;
+        let mut best_move = Pos::NONE;
+        let mut tried: [Pos; 64] = [Pos::NONE; 64];
+        let mut n_tried = 0;
+        let n = moves.len();
+        for (i, &(mv, order)) in moves.iter().enumerate() {
+            let forcing = order >= movegen::FORCING_ORDER;
+            // Late-move pruning of quiet moves in non-PV nodes.
+            if !pv_node
+                && quiet_node
+                && i > 0
+                && !forcing
+                && best > -MATE_BOUND
+                && depth <= 4
+                && i >= LMP_BASE + (depth * depth) as usize
+            {
+                break;
+            }
+            self.board.make_move(mv);
+            let new_depth = depth - 1;
+            let mut score;
+            if i == 0 {
+                score = -self.node(-beta, -alpha, new_depth, ply + 1, pv_node, !cut_node);
+            } else {
+                let mut r = 0;
+                if depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES && !forcing && quiet_node {
+                    r = 1 + (i >= 8) as i32 + (depth >= 8 && i >= 16) as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if cut_node {
+                        r += 1;
+                    }
+                    if improving {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.node(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
+                if score > alpha && r > 0 && !self.stopped {
+                    score = -self.node(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
+                }
+                if pv_node && score > alpha && score < beta && !self.stopped {
+                    score = -self.node(-beta, -alpha, new_depth, ply + 1, true, false);
+                }
+            }
+            self.board.undo();
+            if self.stopped {
+                self.move_bufs[ply] = moves;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = mv;
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        if quiet_node {
+                            self.hist.update(me, ply, depth, mv, &tried[..n_tried]);
+                        }
+                        break;
+                    }
+                }
+            }
+            if n_tried < tried.len() {
+                tried[n_tried] = mv;
+                n_tried += 1;
+            }
+            let _ = n;
+        }
+        self.move_bufs[ply] = moves;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.sh.tt.store(
+            key,
+            best_move,
+            value_to_tt(best, ply),
+            static_eval,
+            depth,
+            bound,
+        );
+        best
+    }
+
+    /// Leaf evaluation: a VCF for the side to move, else the static evaluation.
+    fn quiesce(&mut self, _alpha: Score, beta: Score, ply: usize, threat: Threat) -> Score {
+        let stand = eval::evaluate(&self.board);
+        if stand >= beta {
+            return stand;
+        }
+        let _ = threat;
+        let me = self.board.side_to_move();
+        let mut budget = QVCF_NODES;
+        let found = vcf::vcf(&mut self.board, me, QVCF_DEPTH, &mut budget);
+        self.nodes += QVCF_NODES - budget;
+        if let Some(plies) = found {
+            return mate_in(ply + plies as usize);
+        }
+        stand
+    }
+}

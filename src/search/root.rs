@@ -1,0 +1,456 @@
+//! The search driver: root VCF solver, iterative deepening with aspiration windows, multi-PV,
+//! Lazy SMP threads, strength limits and randomized choice among near-best moves.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use crate::board::Board;
+use crate::core::Pos;
+
+use super::movegen;
+use super::params::*;
+use super::pvs::{RootMove, Shared, Worker};
+use super::time::IterationState;
+use super::tt::TTable;
+use super::{
+    mate_in, pick_simple_move, Score, SearchLimits, SearchReport, SearchResult, MATE, MATE_BOUND,
+};
+use super::{vcf, vct};
+
+/// Ordered legal root moves (never empty when a legal move exists).
+fn root_moves(board: &Board) -> Vec<RootMove> {
+    let threat = movegen::threat(board);
+    let mut gen = Vec::new();
+    movegen::generate_root(board, threat, &mut gen);
+    gen.retain(|&(p, _)| board.is_legal(p));
+    if gen.is_empty() {
+        // Lost or odd position: any legal move, the simple choice first.
+        let simple = pick_simple_move(board);
+        if !simple.is_none() {
+            gen.push((simple, 1));
+        }
+        for p in board.legal_moves() {
+            if p != simple && board.is_candidate(p, 2) {
+                gen.push((p, 0));
+            }
+        }
+        if gen.len() <= 1 {
+            for p in board.legal_moves() {
+                if p != simple {
+                    gen.push((p, 0));
+                }
+            }
+        }
+    }
+    gen.sort_by_key(|m| std::cmp::Reverse(m.1));
+    gen.into_iter()
+        .map(|(mv, _)| RootMove {
+            mv,
+            score: -MATE,
+            prev_score: -MATE,
+            pv: vec![mv],
+        })
+        .collect()
+}
+
+/// Depth and node caps for a strength below 100.
+fn strength_caps(strength: u8) -> (i32, u64, Score) {
+    let s = strength.min(100) as i32;
+    let depth = 1 + s / 8;
+    let nodes = 500u64 << (s / 7).min(20);
+    let margin = (100 - s) * 4;
+    (depth, nodes, margin)
+}
+
+/// When to stop deepening: the optimum scaled down while the best move is stable, up while
+/// it changes or the score falls, never past 60% of the maximum (the next iteration would
+/// not finish).
+fn time_target(optimum: u64, maximum: Option<u64>, it: &IterationState) -> u64 {
+    let stability = match it.best_move_changes() {
+        0 if it.depth() >= 6 => 0.5,
+        0 => 0.7,
+        1 => 1.0,
+        2 => 1.4,
+        _ => 1.8,
+    };
+    let falling = 1.0 + f64::from(it.score_drop().clamp(0, 200)) / 200.0;
+    let target = (optimum as f64 * 0.6 * stability * falling) as u64;
+    maximum.map_or(target, |m| target.min(m * 6 / 10))
+}
+
+/// Runs one search; see [`super::Searcher::search`].
+pub(crate) fn search(
+    tt: &TTable,
+    board: &Board,
+    limits: &SearchLimits,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&SearchReport),
+) -> SearchResult {
+    let start = Instant::now();
+    tt.new_search();
+    let mut rms = root_moves(board);
+    if rms.is_empty() {
+        return SearchResult {
+            best: Pos::NONE,
+            ..Default::default()
+        };
+    }
+    let weak = limits.strength < 100;
+    let (cap_depth, cap_nodes, weak_margin) = strength_caps(limits.strength);
+    let mut max_depth = limits
+        .max_depth
+        .map_or(MAX_DEPTH, |d| d as i32)
+        .clamp(1, MAX_DEPTH);
+    let mut max_nodes = limits.max_nodes;
+    if weak {
+        max_depth = max_depth.min(cap_depth);
+        max_nodes = Some(max_nodes.map_or(cap_nodes, |m| m.min(cap_nodes)));
+    }
+    let randomize = weak || limits.randomize_seed.is_some();
+    let margin = if weak { weak_margin } else { 12 };
+    let multipv = limits
+        .multipv
+        .max(1)
+        .max(if randomize { 4 } else { 1 })
+        .min(rms.len());
+    let threads = limits.threads.max(1);
+    let me = board.side_to_move();
+
+    let shared = Shared {
+        tt,
+        stop,
+        abort: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+        start,
+        maximum_ms: limits.maximum_ms,
+        max_nodes,
+        threads,
+    };
+
+    // Root VCF solver: a forced win by fours needs no tree search.
+    if !weak && rms.len() > 1 {
+        let mut budget = ROOT_VCF_NODES;
+        if let Some(m) = max_nodes {
+            budget = budget.min(m / 4 + 1);
+        }
+        if let Some(ms) = limits.maximum_ms {
+            budget = budget.min(ms * 60 + 1);
+        }
+        let given = budget;
+        let mut b = board.clone();
+        if let Some((mv, plies, pv)) = vcf::vcf_root(&mut b, me, ROOT_VCF_DEPTH, &mut budget) {
+            if board.is_legal(mv) {
+                let score = mate_in(plies as usize);
+                let nodes = given - budget;
+                report(&SearchReport {
+                    depth: plies,
+                    seldepth: plies,
+                    score,
+                    nodes,
+                    elapsed_ms: start.elapsed().as_millis() as u64,
+                    pv: pv.clone(),
+                    multipv: 1,
+                });
+                return SearchResult {
+                    best: mv,
+                    score,
+                    depth: plies,
+                    nodes,
+                    pv,
+                };
+            }
+        }
+        shared.nodes.fetch_add(given - budget, Relaxed);
+        // Root VCT solver: fours and open threes.
+        let mut budget = ROOT_VCT_NODES;
+        if let Some(m) = max_nodes {
+            budget = budget.min(m / 4 + 1);
+        }
+        if let Some(ms) = limits.maximum_ms {
+            budget = budget.min(ms * 40 + 1);
+        }
+        let given = budget;
+        let found = vct::vct_root(&mut b, ROOT_VCT_PLIES, &mut budget);
+        let spent = given - budget;
+        if let Some((mv, plies, pv)) = found {
+            if board.is_legal(mv) && !stop.load(Relaxed) {
+                let score = mate_in(plies as usize);
+                let nodes = shared.nodes.load(Relaxed) + spent;
+                report(&SearchReport {
+                    depth: plies,
+                    seldepth: plies,
+                    score,
+                    nodes,
+                    elapsed_ms: start.elapsed().as_millis() as u64,
+                    pv: pv.clone(),
+                    multipv: 1,
+                });
+                return SearchResult {
+                    best: mv,
+                    score,
+                    depth: plies,
+                    nodes,
+                    pv,
+                };
+            }
+        }
+        shared.nodes.fetch_add(spent, Relaxed);
+    }
+
+    let mut completed: Option<(Vec<RootMove>, i32)> = None;
+    std::thread::scope(|scope| {
+        for id in 1..threads {
+            let shared = &shared;
+            let mut rms = rms.clone();
+            scope.spawn(move || {
+                let mut w = Worker::new(id, shared, board);
+                let mut depth = 1 + (id as i32 & 1);
+                while depth <= max_depth && !w.stopped {
+                    w.search_root(&mut rms, -MATE, MATE, depth);
+                    rms.sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                    depth += 1;
+                }
+                w.flush_nodes();
+            });
+        }
+        let mut w = Worker::new(0, &shared, board);
+        let mut iters = IterationState::new();
+        for depth in 1..=max_depth {
+            for pv_idx in 0..multipv {
+                let prev = rms[pv_idx].prev_score;
+                let mut delta = ASPIRATION_DELTA;
+                let (mut alpha, mut beta) =
+                    if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+                        ((prev - delta).max(-MATE), (prev + delta).min(MATE))
+                    } else {
+                        (-MATE, MATE)
+                    };
+                loop {
+                    w.seldepth = 0;
+                    let score = w.search_root(&mut rms[pv_idx..], alpha, beta, depth);
+                    rms[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                    if w.stopped {
+                        break;
+                    }
+                    if score <= alpha && alpha > -MATE {
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-MATE);
+                    } else if score >= beta && beta < MATE {
+                        beta = (score + delta).min(MATE);
+                    } else {
+                        break;
+                    }
+                    delta += delta;
+                    if delta > 1000 {
+                        alpha = -MATE;
+                        beta = MATE;
+                    }
+                }
+                if w.stopped {
+                    break;
+                }
+                w.flush_nodes();
+                if pv_idx >= limits.multipv.max(1) {
+                    continue; // internal lines for randomized choice are not reported
+                }
+                report(&SearchReport {
+                    depth: depth as u32,
+                    seldepth: w.seldepth.max(depth as usize) as u32,
+                    score: rms[pv_idx].score,
+                    nodes: shared.nodes.load(Relaxed),
+                    elapsed_ms: shared.elapsed_ms(),
+                    pv: rms[pv_idx].pv.clone(),
+                    multipv: pv_idx + 1,
+                });
+            }
+            if w.stopped {
+                break;
+            }
+            for rm in rms.iter_mut() {
+                rm.prev_score = rm.score;
+            }
+            completed = Some((rms.clone(), depth));
+            let best = rms[0].score;
+            // A proven result needs no deeper search.
+            if best.abs() >= MATE_BOUND && depth as Score >= MATE - best.abs() + 2 {
+                break;
+            }
+            if rms.len() == 1 && depth >= 4 {
+                break;
+            }
+            iters.record(depth as u32, rms[0].mv, best);
+            if let Some(opt) = limits.optimum_ms {
+                if shared.elapsed_ms() >= time_target(opt, limits.maximum_ms, &iters) {
+                    break;
+                }
+            }
+        }
+        shared.abort.store(true, Relaxed);
+        w.flush_nodes();
+    });
+
+    let nodes = shared.nodes.load(Relaxed);
+    let Some((rms, depth)) = completed else {
+        let best = rms[0].mv;
+        return SearchResult {
+            best,
+            score: 0,
+            depth: 0,
+            nodes,
+            pv: vec![best],
+        };
+    };
+    let mut chosen = 0;
+    if randomize && rms[0].score.abs() < MATE_BOUND {
+        let floor = rms[0].score - margin;
+        let pool: Vec<usize> = (0..multipv).filter(|&i| rms[i].score >= floor).collect();
+        let seed = limits
+            .randomize_seed
+            .unwrap_or(start.elapsed().as_nanos() as u64);
+        let mut rng = StdRng::seed_from_u64(seed ^ board.hash());
+        chosen = pool[rng.gen_range(0..pool.len())];
+    }
+    let rm = &rms[chosen];
+    SearchResult {
+        best: rm.mv,
+        score: rm.score,
+        depth: depth as u32,
+        nodes,
+        pv: rm.pv.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Rule;
+    use crate::search::bench::board_from_moves;
+    use crate::search::Searcher;
+
+    fn run(moves: &str, rule: Rule, limits: SearchLimits, stop_now: bool) -> (SearchResult, usize) {
+        let b = board_from_moves(rule, 15, moves).unwrap();
+        let mut s = Searcher::new(1 << 20);
+        let stop = AtomicBool::new(stop_now);
+        let mut reports = 0;
+        let r = s.search(&b, &limits, &stop, &mut |_| reports += 1);
+        assert!(b.is_legal(r.best), "illegal best {:?}", r.best);
+        (r, reports)
+    }
+
+    #[test]
+    fn stopped_at_once_still_returns_a_legal_move() {
+        let (r, _) = run("h8 i9 i8", Rule::FREESTYLE, SearchLimits::default(), true);
+        assert!(!r.best.is_none());
+        let (r, _) = run("", Rule::RENJU, SearchLimits::default(), true);
+        assert_eq!(r.best.to_human(), "h8");
+    }
+
+    #[test]
+    fn finds_five_and_blocks_five() {
+        let lim = SearchLimits {
+            max_depth: Some(4),
+            ..Default::default()
+        };
+        // Black h8 i8 j8 k8 (White scattered): Black to move wins at g8 or l8.
+        let (r, _) = run(
+            "h8 a1 i8 a3 j8 a5 k8 a7",
+            Rule::FREESTYLE,
+            lim.clone(),
+            false,
+        );
+        assert!(["g8", "l8"].contains(&r.best.to_human().as_str()));
+        assert_eq!(r.score, crate::search::mate_in(1));
+        // White to move must block Black's four h8..k8 (g8 is White already).
+        let (r, _) = run("h8 g8 i8 a3 j8 a5 k8", Rule::FREESTYLE, lim, false);
+        assert_eq!(r.best.to_human(), "l8");
+    }
+
+    #[test]
+    fn multipv_reports_each_line_and_threads_work() {
+        let lim = SearchLimits {
+            max_depth: Some(3),
+            multipv: 3,
+            threads: 2,
+            ..Default::default()
+        };
+        let (r, reports) = run("h8 i9 i8", Rule::STANDARD, lim, false);
+        assert_eq!(r.depth, 3);
+        assert_eq!(reports, 9);
+    }
+
+    #[test]
+    fn seeded_randomization_is_reproducible() {
+        let lim = SearchLimits {
+            max_depth: Some(3),
+            randomize_seed: Some(7),
+            ..Default::default()
+        };
+        let (a, _) = run("h8 i9", Rule::FREESTYLE, lim.clone(), false);
+        let (b, _) = run("h8 i9", Rule::FREESTYLE, lim, false);
+        assert_eq!(a.best, b.best);
+        let weak = SearchLimits {
+            strength: 0,
+            ..Default::default()
+        };
+        let (w, _) = run("h8 i9", Rule::FREESTYLE, weak, false);
+        assert!(w.depth <= 1);
+    }
+
+    #[test]
+    fn every_rule_and_size_gives_a_legal_move() {
+        for rule in [
+            Rule::FREESTYLE,
+            Rule::STANDARD,
+            Rule::RENJU,
+            Rule::CARO,
+            Rule::CARO5,
+        ] {
+            for size in [6usize, 15, 20] {
+                let b = board_from_moves(rule, size, "c3 d4 c4 c5").unwrap();
+                let mut s = Searcher::new(1 << 20);
+                let stop = AtomicBool::new(false);
+                let lim = SearchLimits {
+                    max_depth: Some(4),
+                    ..Default::default()
+                };
+                let r = s.search(&b, &lim, &stop, &mut |_| {});
+                assert!(b.is_legal(r.best), "{rule:?} {size}: {:?}", r.best);
+            }
+        }
+    }
+
+    #[test]
+    fn node_limit_is_respected() {
+        let lim = SearchLimits {
+            max_nodes: Some(5_000),
+            ..Default::default()
+        };
+        let (r, _) = run("h8 i9 i8 g8", Rule::FREESTYLE, lim, false);
+        assert!(r.nodes <= 5_000 + 2_000, "nodes {}", r.nodes);
+    }
+
+    #[test]
+    fn time_target_scales_with_stability() {
+        let mut stable = IterationState::new();
+        let mut unstable = IterationState::new();
+        for d in 1..=8u32 {
+            stable.record(d, Pos::new(7, 7), 10);
+            unstable.record(d, Pos::new(7 + (d as usize % 2), 7), 10);
+        }
+        let a = time_target(1000, Some(5000), &stable);
+        let b = time_target(1000, Some(5000), &unstable);
+        assert!(a < b, "{a} {b}");
+        assert!(time_target(1000, Some(1000), &unstable) <= 600);
+    }
+
+    #[test]
+    fn strength_caps_grow_with_strength() {
+        let (d0, n0, m0) = strength_caps(0);
+        let (d9, n9, m9) = strength_caps(99);
+        assert!(d0 < d9 && n0 < n9 && m0 > m9);
+        assert_eq!(d0, 1);
+    }
+}

@@ -1,0 +1,309 @@
+//! Lock-free transposition table: cache-line buckets of atomic (key ^ data, data) entries.
+//!
+//! Each entry is two `AtomicU64`s: the data word and the key xored with the data. A torn
+//! write (two threads storing at once) makes the check fail, so a probe never returns data
+//! belonging to another position. Shared by all Lazy-SMP threads through `&TTable`.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use crate::core::Pos;
+
+use super::Score;
+
+/// Entries per bucket (4 × 16 bytes = one 64-byte cache line).
+const BUCKET_ENTRIES: usize = 4;
+const ENTRY_BYTES: usize = 16;
+
+/// Kind of bound stored with a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// No value (only move/eval are meaningful).
+    None = 0,
+    /// value is an upper bound (fail low).
+    Upper = 1,
+    /// value is a lower bound (fail high).
+    Lower = 2,
+    /// value is exact.
+    Exact = 3,
+}
+
+impl Bound {
+    fn from_bits(b: u64) -> Bound {
+        match b & 3 {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            3 => Bound::Exact,
+            _ => Bound::None,
+        }
+    }
+}
+
+/// What a probe found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtHit {
+    /// Best move found (may be `Pos::NONE`).
+    pub mv: Pos,
+    /// Stored value (mate scores relative to the stored node; see `value_from_tt`).
+    pub value: Score,
+    /// Static evaluation of the position.
+    pub eval: Score,
+    /// Search depth of the value.
+    pub depth: i32,
+    /// Bound type of the value.
+    pub bound: Bound,
+}
+
+/// One entry: the key xored with the data, and the data.
+#[repr(C)]
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// `n` zeroed entries straight from the allocator: the pages stay untouched (and cost no
+/// resident memory) until used, so even a huge table is created at once. Halves the count
+/// until the allocation succeeds; `None` if even one bucket cannot be had.
+fn zeroed_entries(mut n: usize) -> Option<Box<[Entry]>> {
+    use std::alloc::{alloc_zeroed, Layout};
+    while n >= BUCKET_ENTRIES {
+        let Ok(layout) = Layout::array::<Entry>(n) else {
+            n /= 2;
+            continue;
+        };
+        // SAFETY: the layout has non-zero size (n >= 4 entries of 16 bytes). All-zero bytes
+        // are a valid `Entry` (two `AtomicU64`, which have the bit validity of `u64`), and the
+        // box is freed with the same layout `Layout::array::<Entry>(n)` it was allocated with.
+        unsafe {
+            let ptr = alloc_zeroed(layout) as *mut Entry;
+            if !ptr.is_null() {
+                return Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n)));
+            }
+        }
+        n /= 2;
+    }
+    None
+}
+
+// data layout: move u16 | value i16 << 16 | eval i16 << 32 | depth u8 << 48 | bound 2 bits << 56 | age 6 bits << 58
+fn pack(mv: Pos, value: Score, eval: Score, depth: i32, bound: Bound, age: u8) -> u64 {
+    let m = if mv.is_none() {
+        0xFFFF
+    } else {
+        mv.index() as u64
+    };
+    let v = (value.clamp(-32_000, 32_000) as i16) as u16 as u64;
+    let e = (eval.clamp(-32_000, 32_000) as i16) as u16 as u64;
+    let d = (depth.clamp(-100, 155) + 100) as u64;
+    m | v << 16 | e << 32 | d << 48 | (bound as u64) << 56 | ((age & 63) as u64) << 58
+}
+
+fn unpack(data: u64) -> (TtHit, u8) {
+    let m = (data & 0xFFFF) as u16;
+    let mv = if m == 0xFFFF || m as usize >= Pos::COUNT {
+        Pos::NONE
+    } else {
+        Pos::from_index(m as usize)
+    };
+    let hit = TtHit {
+        mv,
+        value: (data >> 16) as u16 as i16 as Score,
+        eval: (data >> 32) as u16 as i16 as Score,
+        depth: ((data >> 48) & 0xFF) as i32 - 100,
+        bound: Bound::from_bits(data >> 56),
+    };
+    (hit, ((data >> 58) & 63) as u8)
+}
+
+/// The shared hash table.
+pub struct TTable {
+    entries: Box<[Entry]>,
+    buckets: usize,
+    age: AtomicU64,
+}
+
+impl TTable {
+    /// A table of about `bytes` bytes (at least one bucket).
+    pub fn new(bytes: usize) -> TTable {
+        let buckets = (bytes / (BUCKET_ENTRIES * ENTRY_BYTES)).clamp(1, usize::MAX / 256);
+        let entries = zeroed_entries(buckets * BUCKET_ENTRIES)
+            .unwrap_or_else(|| std::alloc::handle_alloc_error(std::alloc::Layout::new::<Entry>()));
+        let buckets = entries.len() / BUCKET_ENTRIES;
+        TTable {
+            entries,
+            buckets,
+            age: AtomicU64::new(0),
+        }
+    }
+
+    /// Bytes the entries occupy.
+    pub fn bytes(&self) -> usize {
+        self.buckets * BUCKET_ENTRIES * ENTRY_BYTES
+    }
+
+    /// Resizes to about `bytes` bytes; the contents are lost.
+    pub fn resize(&mut self, bytes: usize) {
+        *self = TTable::new(bytes);
+    }
+
+    /// Empties the table (fresh zeroed memory: no page is touched).
+    pub fn clear(&mut self) {
+        let bytes = self.bytes();
+        // Free the old table first so that both never coexist.
+        self.entries = Box::new([]);
+        *self = TTable::new(bytes);
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Relaxed);
+    }
+
+    fn current_age(&self) -> u8 {
+        (self.age.load(Relaxed) & 63) as u8
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        // Multiply-shift maps the key onto the bucket range without a modulo.
+        (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET_ENTRIES
+    }
+
+    /// Looks `key` up.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtHit> {
+        let b = self.bucket(key);
+        for e in &self.entries[b..b + BUCKET_ENTRIES] {
+            let data = e.data.load(Relaxed);
+            if data != 0 && e.check.load(Relaxed) ^ data == key {
+                return Some(unpack(data).0);
+            }
+        }
+        None
+    }
+
+    /// Stores a result for `key`. A `Pos::NONE` move keeps the move already stored.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        mut mv: Pos,
+        value: Score,
+        eval: Score,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let age = self.current_age();
+        let b = self.bucket(key);
+        let bucket = &self.entries[b..b + BUCKET_ENTRIES];
+        let mut victim = 0;
+        let mut worst = i32::MAX;
+        for (i, e) in bucket.iter().enumerate() {
+            let data = e.data.load(Relaxed);
+            if data == 0 {
+                if worst > i32::MIN {
+                    victim = i;
+                    worst = i32::MIN;
+                }
+                continue;
+            }
+            let (old, old_age) = unpack(data);
+            if e.check.load(Relaxed) ^ data == key {
+                // Same position: keep a deeper exact result unless this one is exact or deep.
+                if bound != Bound::Exact && depth + 2 < old.depth && old_age == age {
+                    return;
+                }
+                if mv.is_none() {
+                    mv = old.mv;
+                }
+                victim = i;
+                break;
+            }
+            let age_gap = (age.wrapping_sub(old_age) & 63) as i32;
+            let worth = old.depth - 8 * age_gap;
+            if worth < worst {
+                worst = worth;
+                victim = i;
+            }
+        }
+        let data = pack(mv, value, eval, depth, bound, age);
+        let e = &bucket[victim];
+        e.data.store(data, Relaxed);
+        e.check.store(key ^ data, Relaxed);
+    }
+
+    /// Permille of the first 1000 entries used by the current search (for reports).
+    pub fn hashfull(&self) -> u32 {
+        let age = self.current_age();
+        let n = self.entries.len().min(1000);
+        let used = self.entries[..n]
+            .iter()
+            .filter(|e| {
+                let d = e.data.load(Relaxed);
+                d != 0 && unpack(d).1 == age
+            })
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = TTable::new(1 << 16);
+        let p = Pos::new(7, 8);
+        tt.store(0xDEAD_BEEF_1234_5678, p, -29_990, 123, 7, Bound::Lower);
+        let hit = tt.probe(0xDEAD_BEEF_1234_5678).expect("stored entry");
+        assert_eq!(hit.mv, p);
+        assert_eq!(hit.value, -29_990);
+        assert_eq!(hit.eval, 123);
+        assert_eq!(hit.depth, 7);
+        assert_eq!(hit.bound, Bound::Lower);
+        assert!(tt.probe(0x1234).is_none());
+    }
+
+    #[test]
+    fn keeps_move_when_storing_none_and_clears() {
+        let mut tt = TTable::new(1 << 12);
+        let k = 42u64 << 40 | 7;
+        tt.store(k, Pos::new(3, 4), 10, 0, 2, Bound::Upper);
+        tt.store(k, Pos::NONE, 12, 0, 3, Bound::Upper);
+        let hit = tt.probe(k).unwrap();
+        assert_eq!(hit.mv, Pos::new(3, 4));
+        assert_eq!(hit.value, 12);
+        tt.clear();
+        assert!(tt.probe(k).is_none());
+    }
+
+    #[test]
+    fn negative_depth_and_sizes() {
+        let mut tt = TTable::new(1000);
+        assert_eq!(tt.bytes(), 64 * 15);
+        tt.store(99, Pos::NONE, 0, -5, -3, Bound::Exact);
+        let h = tt.probe(99).unwrap();
+        assert_eq!((h.depth, h.eval, h.mv), (-3, -5, Pos::NONE));
+        tt.resize(1 << 20);
+        assert_eq!(tt.bytes(), 1 << 20);
+        assert!(tt.probe(99).is_none());
+    }
+
+    #[test]
+    fn bucket_replacement_keeps_table_usable() {
+        let tt = TTable::new(64); // one bucket
+        for k in 1..=10u64 {
+            tt.store(
+                k * 7919,
+                Pos::new(1, 1),
+                k as Score,
+                0,
+                k as i32,
+                Bound::Exact,
+            );
+        }
+        // The deepest entries survive.
+        assert!(tt.probe(10 * 7919).is_some());
+        assert!(tt.probe(7919).is_none());
+    }
+}

@@ -1,0 +1,171 @@
+//! VCF (victory by continuous fours): the attacker plays only fours, the defender only the
+//! forced block. Used as quiescence at the leaves and as a root solver. Renju-correct: Black's
+//! forbidden points are never attacking fours nor counter-blocks, and a White four whose only
+//! block is forbidden to Black wins at once.
+
+use crate::board::{Board, Pattern4};
+use crate::core::{Color, Pos};
+
+use super::movegen::{can_play, find_cell, DIRS};
+
+/// The empty cells within four steps of `m` on its lines where `c` has a five; returns the
+/// count (capped at 2) and the first one.
+fn fives_near(board: &Board, m: Pos, c: Color) -> (u32, Pos) {
+    let mut n = 0;
+    let mut first = Pos::NONE;
+    for &(dx, dy) in &DIRS {
+        for k in [-4, -3, -2, -1, 1, 2, 3, 4] {
+            let (x, y) = (m.x() as i32 + dx * k, m.y() as i32 + dy * k);
+            if let Some(q) = board.pos(x, y) {
+                if board.is_empty(q) && board.pattern4(q, c) == Pattern4::Five && q != first {
+                    if n == 0 {
+                        first = q;
+                    }
+                    n += 1;
+                    if n >= 2 {
+                        return (n, first);
+                    }
+                }
+            }
+        }
+    }
+    (n, first)
+}
+
+/// Does `c` have any point that makes a four (or better)? Read off the pattern counts.
+#[inline]
+pub(crate) fn has_four_cells(b: &Board, c: Color) -> bool {
+    [
+        Pattern4::Block4,
+        Pattern4::Block4Plus,
+        Pattern4::Block4Flex3,
+        Pattern4::Flex4,
+    ]
+    .iter()
+    .any(|&p4| b.pattern4_count(c, p4) > 0)
+}
+
+/// Searches a VCF for `attacker`, who must be the side to move, with at most `max_fours`
+/// attacking fours. Each visited node costs one unit of `budget` (stops at 0). Returns the
+/// number of plies to the five (1 = five now).
+pub fn vcf(board: &mut Board, attacker: Color, max_fours: i32, budget: &mut u64) -> Option<u32> {
+    rec(board, attacker, max_fours, budget, None)
+}
+
+/// As [`vcf`], also returning the first move and the winning line; deepens the number of
+/// fours one at a time so that the shortest VCF is found first.
+pub fn vcf_root(
+    board: &mut Board,
+    attacker: Color,
+    max_fours: i32,
+    budget: &mut u64,
+) -> Option<(Pos, u32, Vec<Pos>)> {
+    // Shortest first: a deep depth-first search would waste the budget on long sequences.
+    for fours in 1..=max_fours {
+        let mut line = Vec::new();
+        if let Some(plies) = rec(board, attacker, fours, budget, Some(&mut line)) {
+            line.reverse();
+            let first = *line.first()?;
+            return Some((first, plies, line));
+        }
+        if *budget == 0 {
+            break;
+        }
+    }
+    None
+}
+
+fn rec(
+    b: &mut Board,
+    att: Color,
+    fours_left: i32,
+    budget: &mut u64,
+    line: Option<&mut Vec<Pos>>,
+) -> Option<u32> {
+    if *budget == 0 {
+        return None;
+    }
+    *budget -= 1;
+    let def = att.opp();
+    if b.pattern4_count(att, Pattern4::Five) > 0 {
+        if let Some(l) = line {
+            l.push(find_cell(b, att, Pattern4::Five)?);
+        }
+        return Some(1);
+    }
+    let def_fives = b.pattern4_count(def, Pattern4::Five);
+    if def_fives >= 2 || fours_left <= 0 {
+        return None;
+    }
+    if def_fives == 0 && !has_four_cells(b, att) {
+        return None;
+    }
+    let mut moves: Vec<(Pos, Pattern4)> = Vec::new();
+    if def_fives == 1 {
+        let q = find_cell(b, def, Pattern4::Five)?;
+        let a = b.pattern4(q, att);
+        if a < Pattern4::Block4 || !can_play(b, q, att) {
+            return None;
+        }
+        moves.push((q, a));
+    } else {
+        if b.pattern4_count(att, Pattern4::Flex4) > 0 {
+            if let Some(l) = line {
+                // Line stored reversed: the open four then (block, five) left implicit.
+                l.push(find_cell(b, att, Pattern4::Flex4)?);
+            }
+            return Some(3);
+        }
+        for p in b.candidates() {
+            let a = b.pattern4(p, att);
+            if a >= Pattern4::Block4 {
+                moves.push((p, a));
+            }
+        }
+        moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+    }
+    for (m, a) in moves {
+        if a == Pattern4::Flex4 {
+            if let Some(l) = line {
+                l.push(m);
+            }
+            return Some(3);
+        }
+        b.make_move_as(m, att);
+        let (n, q) = fives_near(b, m, att);
+        if n == 0 {
+            b.undo();
+            continue;
+        }
+        if n >= 2 || !can_play(b, q, def) {
+            b.undo();
+            if let Some(l) = line {
+                l.push(m);
+            }
+            return Some(3);
+        }
+        b.make_move_as(q, def);
+        let mut sub = Vec::new();
+        let r = rec(
+            b,
+            att,
+            fours_left - 1,
+            budget,
+            line.as_ref().map(|_| &mut sub),
+        );
+        b.undo();
+        b.undo();
+        if let Some(plies) = r {
+            if let Some(l) = line {
+                l.extend(sub);
+                l.push(q);
+                l.push(m);
+            }
+            return Some(plies + 2);
+        }
+        if *budget == 0 {
+            return None;
+        }
+    }
+    None
+}

@@ -1,0 +1,182 @@
+//! VCT (victory by continuous threats: fours and open threes) as a root solver.
+//!
+//! The attacker plays only fours and three-making moves; the defender answers a four with the
+//! forced block and an open three with every defence the move generator knows (points on the
+//! threat lines that leave no open four, plus its own fours). A proof therefore only exists
+//! when every defence loses. Conservative: a threat the defence generator does not recognise
+//! (a four-three point without an open three) ends the line as "no proof", never as a win.
+
+use crate::board::{Board, Pattern4};
+use crate::core::{Color, Pos};
+
+use super::movegen::{self, Threat};
+
+/// Result of a VCT root search: first move, plies to the five, line (as far as recorded).
+pub type VctWin = (Pos, u32, Vec<Pos>);
+
+/// Searches a VCT for the side to move within `max_plies` plies (odd, attacker's moves
+/// included), deepening two plies at a time; `budget` counts nodes and stops the search at 0.
+pub fn vct_root(board: &mut Board, max_plies: u32, budget: &mut u64) -> Option<VctWin> {
+    let att = board.side_to_move();
+    let mut plies = 3;
+    while plies <= max_plies {
+        let mut line = Vec::new();
+        if let Some(n) = attack(board, att, plies as i32, budget, &mut line) {
+            line.reverse();
+            let first = *line.first()?;
+            return Some((first, n, line));
+        }
+        if *budget == 0 {
+            break;
+        }
+        plies += 2;
+    }
+    None
+}
+
+fn threat_moves(b: &Board, att: Color) -> Vec<(Pos, Pattern4)> {
+    let mut v: Vec<(Pos, Pattern4)> = b
+        .candidates()
+        .filter_map(|p| {
+            let a = b.pattern4(p, att);
+            (a >= Pattern4::Flex3 && a != Pattern4::Forbid).then_some((p, a))
+        })
+        .collect();
+    v.sort_by_key(|m| std::cmp::Reverse(m.1));
+    v
+}
+
+/// Attacker to move: Some(plies) if a threat sequence wins within `depth` plies.
+fn attack(
+    b: &mut Board,
+    att: Color,
+    depth: i32,
+    budget: &mut u64,
+    line: &mut Vec<Pos>,
+) -> Option<u32> {
+    if *budget == 0 {
+        return None;
+    }
+    *budget -= 1;
+    let moves: Vec<(Pos, Pattern4)> = match movegen::threat(b) {
+        Threat::Win(n) => {
+            if n as i32 > depth {
+                return None;
+            }
+            let kind = if n == 1 {
+                Pattern4::Five
+            } else {
+                Pattern4::Flex4
+            };
+            line.push(movegen::find_cell(b, att, kind)?);
+            return Some(n);
+        }
+        Threat::Loss(_) => return None,
+        Threat::Block(q) => vec![(q, b.pattern4(q, att))],
+        // Facing an open three, only fours keep the initiative.
+        Threat::Defend => threat_moves(b, att)
+            .into_iter()
+            .filter(|m| m.1 >= Pattern4::Block4)
+            .collect(),
+        Threat::None => threat_moves(b, att),
+    };
+    if depth < 3 {
+        return None;
+    }
+    for (m, _) in moves {
+        b.make_move(m);
+        let mut sub = Vec::new();
+        let r = defend(b, att, depth - 1, budget, &mut sub);
+        b.undo();
+        if let Some(n) = r {
+            line.extend(sub);
+            line.push(m);
+            return Some(n + 1);
+        }
+        if *budget == 0 {
+            return None;
+        }
+    }
+    None
+}
+
+/// Defender to move: Some(plies) if every defence loses within `depth` plies.
+fn defend(
+    b: &mut Board,
+    att: Color,
+    depth: i32,
+    budget: &mut u64,
+    line: &mut Vec<Pos>,
+) -> Option<u32> {
+    if *budget == 0 {
+        return None;
+    }
+    *budget -= 1;
+    let threat = movegen::threat(b);
+    let mut replies = Vec::new();
+    match threat {
+        Threat::Win(_) | Threat::None => return None,
+        Threat::Loss(n) => return (n as i32 <= depth).then_some(n),
+        Threat::Block(q) => replies.push((q, 0)),
+        Threat::Defend => {
+            movegen::generate(b, threat, &mut replies);
+            if replies.is_empty() {
+                return (depth >= 4).then_some(4);
+            }
+        }
+    }
+    let mut worst = 0;
+    let mut best_line = Vec::new();
+    for (r, _) in replies {
+        b.make_move(r);
+        let mut sub = Vec::new();
+        let res = attack(b, att, depth - 1, budget, &mut sub);
+        b.undo();
+        match res {
+            Some(n) if n + 1 > worst => {
+                worst = n + 1;
+                best_line = sub;
+                best_line.push(r);
+            }
+            Some(_) => {}
+            None => return None,
+        }
+    }
+    line.extend(best_line);
+    Some(worst)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Rule;
+    use crate::search::bench::board_from_moves;
+
+    #[test]
+    fn finds_a_double_three_and_no_phantom_wins() {
+        // Black h8 i8 (open two) and j10 j11 (open two): j8 makes two open threes.
+        let mut b = board_from_moves(Rule::FREESTYLE, 15, "h8 a1 i8 a15 j10 o1 j11 o15").unwrap();
+        let mut budget = 200_000;
+        let (mv, plies, line) = vct_root(&mut b, 9, &mut budget).expect("a VCT exists");
+        assert!(b.is_legal(mv));
+        assert!(plies <= 9 && plies % 2 == 1, "plies {plies}");
+        assert_eq!(line.first(), Some(&mv));
+        // Two lone stones: nothing to prove.
+        let mut b = board_from_moves(Rule::FREESTYLE, 15, "h8 a1 j10 o15").unwrap();
+        let mut budget = 200_000;
+        assert!(vct_root(&mut b, 9, &mut budget).is_none());
+    }
+
+    #[test]
+    fn renju_black_double_three_is_not_a_win() {
+        // The same shape for Black in renju: j8 is a forbidden 3-3, and no other quick VCT.
+        let mut b = board_from_moves(Rule::RENJU, 15, "h8 a1 i8 a15 j10 o1 j11 o15").unwrap();
+        let j8 = crate::core::Pos::from_human("j8").unwrap();
+        assert!(b.is_forbidden(j8));
+        let mut budget = 200_000;
+        if let Some((mv, _, _)) = vct_root(&mut b, 9, &mut budget) {
+            assert_ne!(mv, j8);
+            assert!(b.is_legal(mv));
+        }
+    }
+}

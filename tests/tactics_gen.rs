@@ -1,0 +1,394 @@
+//! Generator of `tests/data/tactics.txt` (run with `--ignored`), with an independent naive
+//! VCF solver that uses only `is_win_move`, `is_forbidden` and move/undo (no pattern tables),
+//! so the tactical answers do not depend on the code under test.
+
+use pentad::board::Board;
+use pentad::core::{Color, Pos, Rule, RuleKind};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+fn renju_black(b: &Board, c: Color) -> bool {
+    c == Color::Black && b.rule().kind == RuleKind::Renju
+}
+
+/// Can `c` legally play empty `p`?
+fn legal_for(b: &Board, p: Pos, c: Color) -> bool {
+    b.is_empty(p) && !(renju_black(b, c) && !b.is_win_move(p, c) && b.is_forbidden(p))
+}
+
+/// Cells where `c` would win now.
+fn fives(b: &Board, c: Color) -> Vec<Pos> {
+    b.empty_points().filter(|&p| b.is_win_move(p, c)).collect()
+}
+
+/// Five cells of `c` on the lines through `m`, within 4 steps.
+fn fives_near(b: &Board, m: Pos, c: Color) -> Vec<Pos> {
+    let mut v = Vec::new();
+    for (dx, dy) in DIRS {
+        for k in [-4, -3, -2, -1, 1, 2, 3, 4] {
+            if let Some(q) = b.pos(m.x() as i32 + dx * k, m.y() as i32 + dy * k) {
+                if b.is_empty(q) && b.is_win_move(q, c) && !v.contains(&q) {
+                    v.push(q);
+                }
+            }
+        }
+    }
+    v
+}
+
+/// Naive VCF: does the attacker (side to move) win with at most `fours` fours?
+pub fn naive_vcf(b: &mut Board, fours: u32, use_forbidden: bool, budget: &mut u64) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    let att = b.side_to_move();
+    let def = att.opp();
+    if !fives(b, att).is_empty() {
+        return true;
+    }
+    if fours == 0 {
+        return false;
+    }
+    let dfives = fives(b, def);
+    if dfives.len() >= 2 {
+        return false;
+    }
+    let cands: Vec<Pos> = if dfives.len() == 1 {
+        dfives
+    } else {
+        b.empty_points().filter(|&p| b.is_candidate(p, 2)).collect()
+    };
+    for m in cands {
+        if use_forbidden && !legal_for(b, m, att) {
+            continue;
+        }
+        b.make_move(m);
+        let f = fives_near(b, m, att);
+        let won = if f.is_empty() {
+            None
+        } else if f.len() >= 2 || (use_forbidden && !legal_for(b, f[0], def)) {
+            Some(true)
+        } else {
+            b.make_move(f[0]);
+            let r = naive_vcf(b, fours - 1, use_forbidden, budget);
+            b.undo();
+            Some(r)
+        };
+        b.undo();
+        if won == Some(true) {
+            return true;
+        }
+    }
+    false
+}
+
+/// First moves of the attacker (side to move) that win by VCF within `fours` fours.
+fn vcf_first_moves(b: &mut Board, fours: u32, use_forbidden: bool) -> Vec<Pos> {
+    let att = b.side_to_move();
+    let mut out = Vec::new();
+    let cands: Vec<Pos> = b.empty_points().filter(|&p| b.is_candidate(p, 2)).collect();
+    for m in cands {
+        if use_forbidden && !legal_for(b, m, att) {
+            continue;
+        }
+        if b.is_win_move(m, att) {
+            out.push(m);
+            continue;
+        }
+        b.make_move(m);
+        let f = fives_near(b, m, att);
+        let won = if f.is_empty() {
+            false
+        } else if f.len() >= 2 || (use_forbidden && !legal_for(b, f[0], att.opp())) {
+            true
+        } else if !fives(b, att.opp()).is_empty() {
+            false // the defender has a five of its own
+        } else {
+            b.make_move(f[0]);
+            let mut budget = 200_000;
+            let r = naive_vcf(b, fours - 1, use_forbidden, &mut budget);
+            b.undo();
+            r
+        };
+        b.undo();
+        if won {
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// Shortest VCF length (in attacker fours) up to `max`, if any.
+fn shortest_vcf(b: &mut Board, max: u32, use_forbidden: bool) -> Option<u32> {
+    (1..=max).find(|&n| {
+        let mut budget = 300_000;
+        naive_vcf(b, n, use_forbidden, &mut budget)
+    })
+}
+
+fn human(moves: &[Pos]) -> String {
+    moves
+        .iter()
+        .map(|p| p.to_human())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn random_game(
+    rng: &mut StdRng,
+    rule: Rule,
+    size: usize,
+    plies: usize,
+) -> Option<(Board, Vec<Pos>)> {
+    let mut b = Board::new(size, size, rule).ok()?;
+    let mut moves = Vec::new();
+    let c = (size / 2) as i32;
+    for i in 0..plies {
+        let p = if i == 0 {
+            Pos::new(c as usize, c as usize)
+        } else {
+            let cands: Vec<Pos> = b
+                .empty_points()
+                .filter(|&p| b.is_candidate(p, 1) && b.is_legal(p))
+                .collect();
+            *cands.get(rng.gen_range(0..cands.len().max(1)))?
+        };
+        if b.is_win_move(p, b.side_to_move()) {
+            return None;
+        }
+        b.make_move(p);
+        moves.push(p);
+        if !fives(&b, b.side_to_move()).is_empty() {
+            break;
+        }
+    }
+    Some((b, moves))
+}
+
+fn rule_name(r: Rule) -> &'static str {
+    match r.kind {
+        RuleKind::Renju => "renju",
+        RuleKind::Standard => "standard",
+        _ => "freestyle",
+    }
+}
+
+#[test]
+#[ignore]
+fn generate_tactics() {
+    let mut rng = StdRng::seed_from_u64(20240611);
+    let rules = [Rule::FREESTYLE, Rule::STANDARD, Rule::RENJU];
+    let mut counts = std::collections::HashMap::new();
+    let mut short: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
+    let want = |k: &str| match k {
+        "win1" => 8,
+        "block5" => 8,
+        "vcf" => 26,
+        "noforbid" => 0,
+        "defend" => 10,
+        _ => 0,
+    };
+    for iter in 0..200_000 {
+        if ["win1", "block5", "vcf", "noforbid", "defend"]
+            .iter()
+            .all(|k| counts.get(*k).copied().unwrap_or(0) >= want(k))
+        {
+            break;
+        }
+        let rule = rules[iter % 3];
+        let plies = rng.gen_range(8..70);
+        let Some((mut b, moves)) = random_game(&mut rng, rule, 15, plies) else {
+            continue;
+        };
+        let me = b.side_to_move();
+        let opp = me.opp();
+        let my5 = fives(&b, me);
+        let op5 = fives(&b, opp);
+        let line = |kind: &str, expect: &[Pos], info: &str| {
+            format!(
+                "rule={}; size=15; moves={}; kind={}; expect={}; # {}",
+                rule_name(rule),
+                human(&moves),
+                kind,
+                human(expect),
+                info
+            )
+        };
+        let mut emit = |kind: &str, s: String| {
+            let n = counts.entry(kind.to_string()).or_insert(0);
+            if *n < want(kind) {
+                *n += 1;
+                println!("{s}");
+            }
+        };
+        if !my5.is_empty() {
+            let legal: Vec<Pos> = my5.into_iter().filter(|&p| legal_for(&b, p, me)).collect();
+            if !legal.is_empty() {
+                emit("win1", line("win1", &legal, "five now"));
+            }
+            continue;
+        }
+        if op5.len() == 1 {
+            if legal_for(&b, op5[0], me) {
+                emit("block5", line("block5", &op5, "only block"));
+            }
+            continue;
+        }
+        if !op5.is_empty() {
+            continue;
+        }
+        {
+            let n = shortest_vcf(&mut b, 7, true);
+            if let Some(n) = n {
+                let cap = match n {
+                    0 | 1 => 0,
+                    2 => 5,
+                    3 => 8,
+                    _ => 26,
+                };
+                let k = format!("vcf{}", n.min(4));
+                if *short.entry(k.clone()).or_insert(0) < cap {
+                    *short.get_mut(&k).unwrap() += 1;
+                    let firsts = vcf_first_moves(&mut b, n, true);
+                    emit("vcf", line("vcf", &firsts, &format!("VCF with {n} fours")));
+                }
+                continue;
+            }
+            if renju_black(&b, me) {
+                if let Some(n) = shortest_vcf(&mut b, 6, false) {
+                    let firsts = vcf_first_moves(&mut b, n, false);
+                    let forb = b.forbidden_points();
+                    emit(
+                        "noforbid",
+                        line(
+                            "noforbid",
+                            &forb,
+                            &format!("VCF with {n} fours only ignoring forbidden points; expect lists forbidden points; firsts {}", human(&firsts)),
+                        ),
+                    );
+                    continue;
+                }
+            }
+        }
+        let need_defend = counts.get("defend").copied().unwrap_or(0) < want("defend");
+        let mut emit = |kind: &str, s: String| {
+            let n = counts.entry(kind.to_string()).or_insert(0);
+            if *n < want(kind) {
+                *n += 1;
+                println!("{s}");
+            }
+        };
+        if need_defend {
+            // The opponent has a VCF if it were to move; we have none.
+            b.set_side_to_move(opp);
+            let theirs = shortest_vcf(&mut b, 5, true);
+            b.set_side_to_move(me);
+            let Some(n) = theirs else { continue };
+            if n < 2 {
+                continue;
+            }
+            let cands: Vec<Pos> = b
+                .empty_points()
+                .filter(|&p| b.is_candidate(p, 2) && legal_for(&b, p, me))
+                .collect();
+            let mut defences = Vec::new();
+            for m in cands {
+                b.make_move(m);
+                let mut budget = 300_000;
+                let lost = naive_vcf(&mut b, 7, true, &mut budget);
+                b.undo();
+                if !lost && budget > 0 {
+                    defences.push(m);
+                }
+            }
+            if !defences.is_empty() && defences.len() <= 12 {
+                emit(
+                    "defend",
+                    line(
+                        "defend",
+                        &defences,
+                        &format!("opponent VCF with {n} fours; moves that stop every VCF"),
+                    ),
+                );
+            }
+        }
+    }
+    eprintln!("{counts:?}");
+}
+
+/// The 8 symmetries of a square board of side `n` applied to a human-notation move list.
+fn transform(moves: &str, n: usize, sym: usize, shift: (i32, i32)) -> String {
+    moves
+        .split_whitespace()
+        .map(|m| {
+            let p = Pos::from_human(m).expect("bad move");
+            let (mut x, mut y) = (p.x() as i32, p.y() as i32);
+            let l = n as i32 - 1;
+            if sym & 1 != 0 {
+                x = l - x;
+            }
+            if sym & 2 != 0 {
+                y = l - y;
+            }
+            if sym & 4 != 0 {
+                std::mem::swap(&mut x, &mut y);
+            }
+            let (x, y) = ((x + shift.0).clamp(0, l), (y + shift.1).clamp(0, l));
+            Pos::new(x as usize, y as usize).to_human()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn board_of(rule: Rule, moves: &str) -> Board {
+    let mut b = Board::new(15, 15, rule).unwrap();
+    for m in moves.split_whitespace() {
+        b.make_move(Pos::from_human(m).unwrap());
+    }
+    b
+}
+
+/// Hand-built renju positions, checked with the naive solver and printed in all symmetries.
+#[test]
+#[ignore]
+fn generate_forbidden_cases() {
+    // Black to move: Black d8 f8 h8 j8 (White c8 k8 at the ends, two far White stones).
+    // g8 would make X.XXX.X, a double four in one line: forbidden, and the only VCF.
+    let black_44 = "d8 c8 f8 k8 h8 a1 j8 o15";
+    // White to move with g9 g10 g11: g12 or g7 makes a four whose only block is g8, Black's
+    // forbidden point; g8 itself makes an open four.
+    let white_wins = "d8 c8 f8 k8 h8 g9 j8 g10 g13 g11 a1";
+    let mut seen = std::collections::HashSet::new();
+    for sym in 0..8 {
+        for (base, kind) in [(black_44, "noforbid"), (white_wins, "vcf")] {
+            let moves = transform(base, 15, sym, (0, 0));
+            if !seen.insert(moves.clone()) {
+                continue;
+            }
+            let mut b = board_of(Rule::RENJU, &moves);
+            let me = b.side_to_move();
+            if kind == "noforbid" {
+                assert_eq!(me, Color::Black);
+                assert!(shortest_vcf(&mut b, 3, false).is_some());
+                assert!(shortest_vcf(&mut b, 5, true).is_none());
+                let forb = b.forbidden_points();
+                assert!(!forb.is_empty());
+                println!(
+                    "rule=renju; size=15; moves={moves}; kind=noforbid; expect={}; # only VCF is through a forbidden 4-4 point",
+                    human(&forb)
+                );
+            } else {
+                assert_eq!(me, Color::White);
+                let firsts = vcf_first_moves(&mut b, 3, true);
+                assert_eq!(firsts.len(), 3, "{moves}: {}", human(&firsts));
+                println!(
+                    "rule=renju; size=15; moves={moves}; kind=vcf; expect={}; # white four whose block is Black's forbidden point",
+                    human(&firsts)
+                );
+            }
+        }
+    }
+}
