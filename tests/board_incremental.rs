@@ -1,5 +1,5 @@
 //! Property test: over thousands of random games (random sizes 5..=32 incl. rectangular,
-//! every rule, walls), after every move, undo and takeback the incremental patterns,
+//! every rule, walls before and during the game), after every move, undo and takeback the incremental patterns,
 //! combined classes, counts, hash and candidate area equal a from-scratch recomputation.
 
 use pentad::board::{debug, Board, Pattern, Pattern4};
@@ -52,6 +52,7 @@ fn check(b: &Board, rng: &mut impl Rng, what: &str) {
 fn random_games_stay_consistent() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(0xB0A2_D003);
     let mut moves = 0u64;
+    let mut walls_mid_game = 0u64;
     for game in 0..1500 {
         let (w, h) = match game % 10 {
             0 => (32, 32),
@@ -85,6 +86,14 @@ fn random_games_stay_consistent() {
             let r = rng.gen_range(0..10);
             if r == 0 && b.stone_count() > 0 {
                 b.undo();
+            } else if r == 2 && rule.continuous && step % 5 == 0 {
+                // A wall mid-game (setup normally): later undos of earlier stones must
+                // still restore exact state.
+                let p = Pos::new(rng.gen_range(0..w), rng.gen_range(0..h));
+                if b.is_empty(p) {
+                    b.put_wall(p);
+                    walls_mid_game += 1;
+                }
             } else if r == 1 && b.stone_count() > 2 {
                 let hist: Vec<Pos> = b.history().map(|(p, _)| p).collect();
                 let p = hist[rng.gen_range(0..hist.len())];
@@ -114,6 +123,7 @@ fn random_games_stay_consistent() {
         assert_eq!(b.hash(), h0, "{what}: hash after undoing everything");
     }
     assert!(moves > 30_000);
+    assert!(walls_mid_game > 20, "only {walls_mid_game} mid-game walls");
 }
 
 #[test]

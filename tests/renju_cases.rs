@@ -2,92 +2,23 @@
 //!
 //! Format, one case a line: `size=15; black=h8,i9; white=...; point=j10; expect=forbidden-33`
 //! (`-44`, `-overline`, `legal`), optional `side=white` (then the point is judged for White
-//! to move: it must be legal). `#` starts a comment. Columns `a..` from the left, rows from 1;
-//! here row 1 is y = 0 (mirrored boards give the same verdicts).
+//! to move: it must be legal) and `rule=standard|caro|caro5|freestyle` (never forbidden).
+//! `#` starts the comment, whose first word is the case id (`C1`.. shared, `P1a`.. and
+//! `Q1`.. ours; a trailing lowercase letter marks a rotation of the same shape). Columns
+//! `a..` from the left, rows from 1; here row 1 is y = 0 (mirrored boards give the same
+//! verdicts). Every case is checked against the board (fast path, exact procedure,
+//! `Pattern4`) and against the independent naive checker.
 
-use pentad::board::{debug, Board, Forbidden, Pattern4};
-use pentad::core::{Color, Pos, Rule};
+#[path = "renju_support.rs"]
+mod support;
 
-struct Case {
-    line: usize,
-    text: String,
-    board: Board,
-    point: Pos,
-    expect: String,
-    white_side: bool,
-}
-
-fn parse(line_no: usize, line: &str) -> Option<Case> {
-    let body = line.split('#').next()?.trim();
-    if body.is_empty() {
-        return None;
-    }
-    let mut size = 15;
-    let mut black = Vec::new();
-    let mut white = Vec::new();
-    let mut point = None;
-    let mut expect = String::new();
-    let mut white_side = false;
-    for field in body.split(';') {
-        let field = field.trim();
-        if field.is_empty() {
-            continue;
-        }
-        let (k, v) = field.split_once('=').expect("field without '='");
-        let pts = |v: &str| -> Vec<Pos> {
-            v.split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(|s| Pos::from_human(s).unwrap_or_else(|| panic!("bad point {s}")))
-                .collect()
-        };
-        match k.trim() {
-            "size" => size = v.trim().parse().expect("bad size"),
-            "black" => black = pts(v),
-            "white" => white = pts(v),
-            "point" => point = Pos::from_human(v),
-            "expect" => expect = v.trim().to_string(),
-            "side" => white_side = v.trim() == "white",
-            other => panic!("unknown field {other}"),
-        }
-    }
-    let mut board = Board::new(size, size, Rule::RENJU).expect("bad size");
-    for p in black {
-        assert!(board.is_empty(p), "line {line_no}: duplicate stone {p:?}");
-        board.make_move_as(p, Color::Black);
-    }
-    for p in white {
-        assert!(board.is_empty(p), "line {line_no}: duplicate stone {p:?}");
-        board.make_move_as(p, Color::White);
-    }
-    board.set_side_to_move(if white_side {
-        Color::White
-    } else {
-        Color::Black
-    });
-    Some(Case {
-        line: line_no,
-        text: line.to_string(),
-        board,
-        point: point.expect("no point"),
-        expect,
-        white_side,
-    })
-}
-
-fn load() -> Vec<Case> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/renju-cases.txt");
-    let text = std::fs::read_to_string(path).expect("cases file");
-    text.lines()
-        .enumerate()
-        .filter_map(|(i, l)| parse(i + 1, l))
-        .collect()
-}
+use pentad::board::{debug, Forbidden, Pattern4};
+use pentad::core::Color;
+use std::collections::BTreeSet;
 
 #[test]
 fn renju_cases_file() {
-    let cases = load();
-    assert!(cases.len() >= 20, "only {} cases", cases.len());
+    let cases = support::load_cases();
     let mut failures = Vec::new();
     for c in &cases {
         let b = &c.board;
@@ -107,14 +38,19 @@ fn renju_cases_file() {
                 Some(Forbidden::DoubleThree) => "forbidden-33".to_string(),
             }
         };
-        // The fast path, the exact procedure and Pattern4 must agree.
-        let exact = debug::forbidden_exact(b, p);
+        // The fast path, the exact procedure and Pattern4 must agree (the exact procedure
+        // judges the renju rule whatever the board's rule, so only under renju).
         let forbid4 = b.pattern4(p, Color::Black) == Pattern4::Forbid;
+        let exact = b.rule().is_renju() && debug::forbidden_exact(b, p);
         if got != c.expect || exact != b.is_forbidden(p) || forbid4 != exact {
             failures.push(format!(
                 "line {}: got {got} (exact {exact}, pattern4 forbid {forbid4}): {}",
                 c.line, c.text
             ));
+        }
+        // White is never forbidden, whatever the side to move.
+        if b.pattern4(p, Color::White) == Pattern4::Forbid {
+            failures.push(format!("line {}: White Forbid: {}", c.line, c.text));
         }
         debug::check_consistency(b).unwrap();
     }
@@ -124,4 +60,69 @@ fn renju_cases_file() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// The expected verdicts are not just what the board says: the independent naive checker
+/// (straight from rules.md) agrees with every line of the file.
+#[test]
+fn renju_cases_match_naive_checker() {
+    let cases = support::load_cases();
+    let mut failures = Vec::new();
+    for c in &cases {
+        let naive = c.naive_verdict();
+        if naive != c.expect {
+            failures.push(format!("line {}: naive {naive}: {}", c.line, c.text));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The file holds the 20 shared cases and at least 60 distinct shapes of our own (rotations,
+/// ids with a trailing lowercase letter, count once), every line with an id and a comment.
+#[test]
+fn renju_cases_coverage() {
+    let cases = support::load_cases();
+    let mut shared = BTreeSet::new();
+    let mut own = BTreeSet::new();
+    for c in &cases {
+        let id = c.id.trim_end_matches(|ch: char| ch.is_ascii_lowercase());
+        assert!(
+            id.len() >= 2
+                && c.text
+                    .split('#')
+                    .nth(1)
+                    .is_some_and(|t| t.len() > id.len() + 5),
+            "line {}: no id or description: {}",
+            c.line,
+            c.text
+        );
+        if id.starts_with('C') {
+            assert!(
+                shared.insert(id.to_string()),
+                "line {}: duplicate id",
+                c.line
+            );
+        } else if !own.insert(id.to_string()) {
+            // Rotations share their shape's id; plain ids must be unique.
+            assert!(c.id != id, "line {}: duplicate id {}", c.line, c.id);
+        }
+    }
+    assert_eq!(shared.len(), 20, "shared cases");
+    assert!(own.len() >= 60, "only {} distinct own cases", own.len());
+    // Each kind of verdict is represented, including the other rules and White to move.
+    for want in [
+        "legal",
+        "forbidden-33",
+        "forbidden-44",
+        "forbidden-overline",
+    ] {
+        assert!(cases.iter().any(|c| c.expect == want), "no {want} case");
+    }
+    assert!(cases.iter().any(|c| c.white_side));
+    assert!(cases.iter().any(|c| !c.board.rule().is_renju()));
 }

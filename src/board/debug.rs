@@ -81,7 +81,7 @@ pub fn check_consistency(b: &Board) -> Result<(), String> {
         if cand != b.in_candidate_area(p) {
             return Err(format!("candidate area differs at {p:?}"));
         }
-        if b.info[i].value != b.grid[i] {
+        if b.info[i].value() != b.grid[i] {
             return Err(format!("cell value copy differs at {p:?}"));
         }
         if b.grid[i] != EMPTY {
@@ -93,7 +93,7 @@ pub fn check_consistency(b: &Board) -> Result<(), String> {
                 return Err(format!("patterns differ at {p:?} colour {c}"));
             }
             let code4 = b.comb[c << 16 | pattern::comb_index(codes)];
-            if code4 != b.info[i].pat4[c] {
+            if code4 != b.info[i].pat4()[c] {
                 return Err(format!("pattern4 differs at {p:?} colour {c}"));
             }
             for code in codes {

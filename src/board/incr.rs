@@ -20,20 +20,52 @@ use pattern::{N_CODES, N_CODES4};
 pub(super) struct CellInfo {
     /// Per direction: Black's own-perspective key | White's key << 32 (centre excluded).
     pub(super) keys: [u64; 4],
-    /// Pattern codes, 4 bits each: Black direction d at bit 4d, White at bit 16 + 4d
-    /// (valid for empty cells; a stone cell keeps the codes it had when it was filled).
-    pub(super) pats: u32,
-    /// Per colour: internal combined code (valid for empty cells, kept like `pats`).
-    pub(super) pat4: [u8; 2],
-    /// The cell value (a copy of the board's grid entry, next to the hot data).
-    pub(super) value: u8,
+    /// Packed: bits 0..32 the pattern codes, 4 bits each, Black direction d at bit 4d,
+    /// White at bit 16 + 4d; bits 32..48 the internal combined code per colour (8 bits
+    /// each); bits 48..56 the cell value (a copy of the board's grid entry, next to the hot
+    /// data); bits 56..64 zero. Codes are valid for empty cells; a stone cell keeps the codes
+    /// it had when it was filled.
+    codes: u64,
 }
 
 impl CellInfo {
+    /// The packed pattern codes (see [`CellInfo::codes`]).
+    #[inline(always)]
+    pub(super) fn pats(&self) -> u32 {
+        self.codes as u32
+    }
+
+    /// The internal combined codes of both colours.
+    #[inline(always)]
+    pub(super) fn pat4(&self) -> [u8; 2] {
+        [(self.codes >> 32) as u8, (self.codes >> 40) as u8]
+    }
+
+    /// The cell value (0 empty, 1 black, 2 white, 3 wall).
+    #[inline(always)]
+    pub(super) fn value(&self) -> u8 {
+        (self.codes >> 48) as u8
+    }
+
+    /// Sets the cell value, keeping the codes.
+    #[inline(always)]
+    pub(super) fn set_value(&mut self, v: u8) {
+        self.codes = self.codes & 0xFFFF_FFFF_FFFF | u64::from(v) << 48;
+    }
+
+    /// Sets the codes, keeping the cell value.
+    #[inline(always)]
+    pub(super) fn set_codes(&mut self, pats: u32, pat4: [u8; 2]) {
+        self.codes = u64::from(pats)
+            | u64::from(pat4[0]) << 32
+            | u64::from(pat4[1]) << 40
+            | self.codes & 0xFF << 48;
+    }
+
     /// The four internal pattern codes of colour index `c`.
     #[inline]
     pub(super) fn codes(&self, c: usize) -> [u8; 4] {
-        let h = self.pats >> (16 * c);
+        let h = self.pats() >> (16 * c);
         [0, 1, 2, 3].map(|d| ((h >> (4 * d)) & 15) as u8)
     }
 }
@@ -41,53 +73,53 @@ impl CellInfo {
 /// Per-colour counts over the empty cells, rows of 16 (so indexing by a masked code needs
 /// no bounds check): `16 c + code` counts (empty cell, direction) pairs of colour index `c`
 /// per internal pattern code, `32 + 16 c + code` empty cells per internal combined code.
+/// Four banks (`+ 64 b`), whose wrapping sum is the count: successive cells of a move update
+/// different banks in turn, which breaks up the chains of read-modify-writes to one counter.
 #[derive(Clone, Copy)]
-pub(super) struct Counts(pub(super) [u16; 64]);
+pub(super) struct Counts(pub(super) [u16; 256]);
 
 impl Counts {
-    pub(super) const ZERO: Counts = Counts([0; 64]);
+    pub(super) const ZERO: Counts = Counts([0; 256]);
 
     /// Pattern-code count of colour index `c`.
     #[inline]
     pub(super) fn pat(&self, c: usize, code: usize) -> u16 {
-        self.0[(16 * c + code) & 63]
+        let k = (16 * c + code) & 63;
+        let n = self.0[k].wrapping_add(self.0[k + 64]);
+        n.wrapping_add(self.0[k + 128])
+            .wrapping_add(self.0[k + 192])
     }
 
     /// Combined-code count of colour index `c`.
     #[inline]
     pub(super) fn pat4(&self, c: usize, code: usize) -> u16 {
-        self.0[(32 + 16 * c + code) & 63]
+        let k = (32 + 16 * c + code) & 63;
+        let n = self.0[k].wrapping_add(self.0[k + 64]);
+        n.wrapping_add(self.0[k + 128])
+            .wrapping_add(self.0[k + 192])
     }
 }
 
 const _: () = assert!(N_CODES <= 16 && N_CODES4 <= 16);
 
-/// The codes of one cell before a move changed them, packed: padded index (bits 0..16; a
-/// padded board has at most 37 × 43 cells), `pats` (bits 16..48), `pat4` (bits 48..64).
+/// The codes of one empty cell before a move changed them: its packed codes (bits 0..48,
+/// see [`CellInfo::codes`]) and, in place of its value (empty, 0) and the zero byte, its
+/// padded index (bits 48..64; a padded board has at most 37 × 43 cells).
 #[derive(Clone, Copy, Default)]
 pub(super) struct Change(u64);
 
 impl Change {
-    #[inline(always)]
-    fn new(idx: usize, cell: &CellInfo) -> Change {
-        Change(
-            idx as u64 & 0xFFFF
-                | u64::from(cell.pats) << 16
-                | u64::from(u16::from_le_bytes(cell.pat4)) << 48,
-        )
-    }
-
     /// Writes the recorded codes back.
     #[inline(always)]
     fn restore(self, info: &mut [CellInfo]) {
-        let q = (self.0 & 0xFFFF) as usize;
+        let q = (self.0 >> 48) as usize;
         // Records are only made by `Hot::visit` for an index q < info.len(), and the cell
         // array never changes length.
         debug_assert!(q < info.len());
         // SAFETY: q < info.len(), shown above.
         let cell = unsafe { info.get_unchecked_mut(q) };
-        cell.pats = (self.0 >> 16) as u32;
-        cell.pat4 = ((self.0 >> 48) as u16).to_le_bytes();
+        // The cell was empty when recorded and is empty again now.
+        cell.codes = self.0 & 0xFFFF_FFFF_FFFF;
     }
 }
 
@@ -132,24 +164,24 @@ impl Hot<'_> {
     #[inline(always)]
     fn line<const R: isize, const D: usize>(&mut self, i: usize, off: isize, dk: &[u64; 10]) {
         let i = i as isize;
-        self.visit::<D>((i - off) as usize, dk[slot(1)]);
-        self.visit::<D>((i + off) as usize, dk[slot(-1)]);
-        self.visit::<D>((i - 2 * off) as usize, dk[slot(2)]);
-        self.visit::<D>((i + 2 * off) as usize, dk[slot(-2)]);
-        self.visit::<D>((i - 3 * off) as usize, dk[slot(3)]);
-        self.visit::<D>((i + 3 * off) as usize, dk[slot(-3)]);
-        self.visit::<D>((i - 4 * off) as usize, dk[slot(4)]);
-        self.visit::<D>((i + 4 * off) as usize, dk[slot(-4)]);
+        self.visit::<D, 0>((i - off) as usize, dk[slot(1)]);
+        self.visit::<D, 64>((i + off) as usize, dk[slot(-1)]);
+        self.visit::<D, 128>((i - 2 * off) as usize, dk[slot(2)]);
+        self.visit::<D, 192>((i + 2 * off) as usize, dk[slot(-2)]);
+        self.visit::<D, 0>((i - 3 * off) as usize, dk[slot(3)]);
+        self.visit::<D, 64>((i + 3 * off) as usize, dk[slot(-3)]);
+        self.visit::<D, 128>((i - 4 * off) as usize, dk[slot(4)]);
+        self.visit::<D, 192>((i + 4 * off) as usize, dk[slot(-4)]);
         if R >= 5 {
-            self.visit::<D>((i - 5 * off) as usize, dk[slot(5)]);
-            self.visit::<D>((i + 5 * off) as usize, dk[slot(-5)]);
+            self.visit::<D, 0>((i - 5 * off) as usize, dk[slot(5)]);
+            self.visit::<D, 64>((i + 5 * off) as usize, dk[slot(-5)]);
         }
     }
 
     /// Adds `delta` to cell `q`'s key in direction `D`; if `q` is empty and its codes in
     /// `D` changed, records the old codes and updates its combined codes and the counts.
     #[inline(always)]
-    fn visit<const D: usize>(&mut self, q: usize, delta: u64) {
+    fn visit<const D: usize, const BANK: usize>(&mut self, q: usize, delta: u64) {
         let len = self.info.len();
         // Every cell within 5 (along a line) of an on-board cell lies in the padded array:
         // 5 padding columns/rows around the board, plus one row.
@@ -158,7 +190,9 @@ impl Hot<'_> {
         let cell = unsafe { self.info.get_unchecked_mut(q) };
         let key = cell.keys[D].wrapping_add(delta);
         cell.keys[D] = key;
-        if cell.value != EMPTY {
+        let codes = cell.codes;
+        // Value and the zero byte: nonzero exactly for a non-empty cell.
+        if codes >> 48 != EMPTY as u64 {
             return;
         }
         let kb = key as u32 as usize;
@@ -170,29 +204,31 @@ impl Hot<'_> {
         let (pb, pw) = unsafe { (*self.table.get_unchecked(kb), *self.table.get_unchecked(kw)) };
         let new = pb as u32 | (pw as u32) << 16;
         let sh = 4 * D as u32;
-        let old = (cell.pats >> sh) & 0x000F_000F;
+        let old = (codes as u32 >> sh) & 0x000F_000F;
         if new == old {
             return;
         }
-        self.buf[self.n & (CHANGE_WINDOW - 1)] = Change::new(q, cell);
+        debug_assert!(q < 1 << 16);
+        self.buf[self.n & (CHANGE_WINDOW - 1)] = Change(codes | (q as u64) << 48);
         self.n += 1;
-        let pats = cell.pats ^ ((old ^ new) << sh);
-        cell.pats = pats;
-        let c = &mut self.counts.0;
-        c[(old & 15) as usize] -= 1;
-        c[(pb & 15) as usize] += 1;
-        c[16 + ((old >> 16) as usize & 15)] -= 1;
-        c[16 + (pw & 15) as usize] += 1;
+        let pats = codes as u32 ^ ((old ^ new) << sh);
+        let Ok(c) = <&mut [u16; 64]>::try_from(&mut self.counts.0[BANK..BANK + 64]) else {
+            unreachable!("a bank has 64 counters");
+        };
+        c[(old & 15) as usize] = c[(old & 15) as usize].wrapping_sub(1);
+        c[(pb & 15) as usize] = c[(pb & 15) as usize].wrapping_add(1);
+        c[16 + ((old >> 16) as usize & 15)] = c[16 + ((old >> 16) as usize & 15)].wrapping_sub(1);
+        c[16 + (pw & 15) as usize] = c[16 + (pw & 15) as usize].wrapping_add(1);
         let n4 = [
             self.comb[(pats & 0xFFFF) as usize],
             self.comb[(pats >> 16 | 1 << 16) as usize],
         ];
-        let o4 = cell.pat4;
-        cell.pat4 = n4;
-        c[32 + (o4[0] & 15) as usize] -= 1;
-        c[32 + (n4[0] & 15) as usize] += 1;
-        c[48 + (o4[1] & 15) as usize] -= 1;
-        c[48 + (n4[1] & 15) as usize] += 1;
+        let o4 = [(codes >> 32) as u8, (codes >> 40) as u8];
+        cell.codes = u64::from(pats) | u64::from(n4[0]) << 32 | u64::from(n4[1]) << 40;
+        c[32 + (o4[0] & 15) as usize] = c[32 + (o4[0] & 15) as usize].wrapping_sub(1);
+        c[32 + (n4[0] & 15) as usize] = c[32 + (n4[0] & 15) as usize].wrapping_add(1);
+        c[48 + (o4[1] & 15) as usize] = c[48 + (o4[1] & 15) as usize].wrapping_sub(1);
+        c[48 + (n4[1] & 15) as usize] = c[48 + (n4[1] & 15) as usize].wrapping_add(1);
     }
 }
 
@@ -204,7 +240,8 @@ impl Board {
     /// Recomputes every incremental structure from the cells (setup, walls, reference use).
     pub(super) fn rebuild(&mut self) {
         for i in 0..self.grid.len() {
-            self.info[i].value = self.grid[i];
+            let v = self.grid[i];
+            self.info[i].set_value(v);
             self.info[i].keys = if self.on_board_index(i) {
                 self.scratch_keys(i)
             } else {
@@ -288,8 +325,8 @@ impl Board {
     /// Recomputes the pattern and combined codes of cell `i` from its keys.
     fn refresh_cell(&mut self, i: usize) {
         let pats = self.pats_of(&self.info[i].keys);
-        self.info[i].pats = pats;
-        self.info[i].pat4 = self.pat4_of(pats);
+        let pat4 = self.pat4_of(pats);
+        self.info[i].set_codes(pats, pat4);
     }
 
     /// Adds (`sign` = 1) or removes (`sign` = u16::MAX, i.e. −1) cell `i`'s counts.
@@ -298,11 +335,11 @@ impl Board {
         let cell = self.info[i];
         for c in 0..2 {
             for d in 0..4 {
-                let code = ((cell.pats >> (16 * c + 4 * d)) & 15) as usize;
+                let code = ((cell.pats() >> (16 * c + 4 * d)) & 15) as usize;
                 let n = &mut self.counts.0[16 * c + code];
                 *n = n.wrapping_add(sign);
             }
-            let code4 = (cell.pat4[c] & 15) as usize;
+            let code4 = (cell.pat4()[c] & 15) as usize;
             let n = &mut self.counts.0[32 + 16 * c + code4];
             *n = n.wrapping_add(sign);
         }
@@ -346,7 +383,7 @@ impl Board {
         let start = self.nchanges as u32;
         self.add_counts(i, u16::MAX);
         self.grid[i] = v;
-        self.info[i].value = v;
+        self.info[i].set_value(v);
         if self.reach == 4 {
             self.propagate::<4>(i, v);
         } else {
@@ -376,26 +413,29 @@ impl Board {
     pub(super) fn remove_stone_at(&mut self, i: usize, v: u8, h: &Played) {
         debug_assert!(self.grid[i] == v);
         self.grid[i] = EMPTY;
-        self.info[i].value = EMPTY;
-        let saved = self.count_stack.pop();
+        self.info[i].set_value(EMPTY);
         if self.reach == 4 {
             self.unpropagate::<4>(i, v);
         } else {
             self.unpropagate::<5>(i, v);
         }
         self.update_near(i, false);
-        match saved {
+        let top = self.count_stack.len().wrapping_sub(1);
+        match self.count_stack.get(top) {
             Some(counts) if h.fast => {
+                // Copied straight from the stack slot (no temporary).
+                self.counts = *counts;
+                self.count_stack.truncate(top);
                 let start = h.changes as usize;
                 let end = self.nchanges;
                 for &ch in self.changes.get(start..end).unwrap_or(&[]) {
                     ch.restore(&mut self.info);
                 }
                 self.nchanges = start.min(end);
-                self.counts = counts;
             }
             _ => {
                 // A wall was put on the board since this stone: recompute everything.
+                self.count_stack.truncate(top);
                 self.rebuild();
             }
         }

@@ -2,10 +2,13 @@
 //! candidate area, win detection and exact renju forbidden points.
 //!
 //! Internals: a padded 1-D cell array (5 wall cells around the board, rows of stride
-//! `width + 5` sharing their padding), per cell and direction a 20-bit key of the 10 cells
-//! at offsets ±1..±5 (updated on every move/undo for the 40 cells within reach), per-colour
-//! pattern codes read from the tables in [`pattern`], a per-cell combination, per-colour
-//! counts, a per-cell count of stones within the candidate radius, and a Zobrist hash.
+//! `width + 5` sharing their padding); per cell and direction one `u64` holding both
+//! colours' keys of the 10 cells at offsets ±1..±5 (a move adds precomputed deltas to the 40
+//! cells within reach); per cell both colours' pattern codes (read from the tables in
+//! `pattern.rs`), combined codes and the cell value packed in one `u64`; per-colour counts;
+//! a per-cell count of stones within the candidate radius; a Zobrist hash. A move records
+//! the codes it changed and the counts before it, so undo restores instead of recomputing
+//! (see `incr.rs`).
 
 mod bench;
 pub mod debug;
@@ -189,7 +192,7 @@ impl Board {
             history: Vec::with_capacity(width * height),
             changes: Vec::new(),
             nchanges: 0,
-            count_stack: Vec::with_capacity(width * height),
+            count_stack: Vec::with_capacity((width * height).min(128)),
             hash: 0,
             stones: 0,
             walls: 0,
@@ -406,7 +409,7 @@ impl Board {
             return false;
         }
         let i = self.idx(p);
-        match self.info[i].pat4[0] {
+        match self.info[i].pat4()[0] {
             c if c == Pattern4::Forbid as u8 => true,
             MAYBE33 => self.forbidden_exact_index(i),
             _ => false,
@@ -548,7 +551,7 @@ impl Board {
     /// Resolves the internal combined code of empty cell `i` for colour index `c`.
     #[inline]
     fn resolve4(&self, i: usize, c: usize) -> Pattern4 {
-        let code = self.info[i].pat4[c];
+        let code = self.info[i].pat4()[c];
         if code == MAYBE33 {
             if self.forbidden_exact_index(i) {
                 Pattern4::Forbid
@@ -576,7 +579,7 @@ impl Board {
         if self.counts.pat4(c.index(), MAYBE33 as usize) > 0 {
             for i in 0..self.grid.len() {
                 if self.grid[i] == EMPTY
-                    && self.info[i].pat4[c.index()] == MAYBE33
+                    && self.info[i].pat4()[c.index()] == MAYBE33
                     && self.resolve4(i, c.index()) == pat
                 {
                     total += 1;

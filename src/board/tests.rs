@@ -159,3 +159,35 @@ fn change_stats() {
     }
     eprintln!("{} changes per move", total as f64 / moves as f64);
 }
+
+#[test]
+#[ignore]
+fn per_rule_speed() {
+    use std::time::Instant;
+    for r in [
+        Rule::FREESTYLE,
+        Rule::STANDARD,
+        Rule::RENJU,
+        Rule::CARO,
+        Rule::CARO5,
+    ] {
+        let mut b = Board::new(15, 15, r).unwrap();
+        for s in [
+            "h8", "i9", "g7", "h9", "h7", "j10", "g9", "f8", "k11", "i8", "j7", "e9",
+        ] {
+            b.make_move(at(s));
+        }
+        let cands: Vec<Pos> = b.candidates().collect();
+        let t = Instant::now();
+        let mut n = 0u64;
+        for _ in 0..3000 {
+            for &p in &cands {
+                b.make_move(p);
+                b.undo();
+                n += 1;
+            }
+        }
+        let s = t.elapsed().as_secs_f64();
+        eprintln!("{:?}: {:.0} pairs/s", r.kind, n as f64 / s);
+    }
+}
