@@ -118,6 +118,10 @@ pub struct Engine {
     worker: Option<thread::JoinHandle<()>>,
     /// Set when the watchdog answered for the running search (its thread may still run).
     abandoned: Arc<AtomicBool>,
+    /// When the running search was started, and when its `Done` was sent (for the debug
+    /// log of how long the answer waits for the protocol thread).
+    go_at: Instant,
+    done_at: Arc<Mutex<Option<Instant>>>,
 }
 
 fn lock(m: &Mutex<Searcher>) -> MutexGuard<'_, Searcher> {
@@ -154,6 +158,8 @@ impl Engine {
             notify,
             worker: None,
             abandoned: Arc::new(AtomicBool::new(false)),
+            go_at: Instant::now(),
+            done_at: Arc::new(Mutex::new(None)),
         }
     }
 
@@ -185,6 +191,9 @@ impl Engine {
         let latest: Arc<Mutex<Option<SearchReport>>> = Arc::new(Mutex::new(None));
         let (done_tx, done_rx) = mpsc::channel::<()>();
         let t0 = Instant::now();
+        self.go_at = t0;
+        let done_at = Arc::new(Mutex::new(None));
+        self.done_at = Arc::clone(&done_at);
         let maximum = limits.maximum_ms;
         if let Some(max) = limits.maximum_ms {
             let stop = Arc::clone(&stop);
@@ -213,6 +222,9 @@ impl Engine {
                     }
                     if !answered.swap(true, Ordering::AcqRel) {
                         abandoned.store(true, Ordering::Release);
+                        if let Ok(mut d) = done_at.lock() {
+                            *d = Some(Instant::now());
+                        }
                         let result = best_so_far(&latest);
                         log::warn!(
                             "time: search still running {} ms after go (maximum {max} ms); \
@@ -232,6 +244,7 @@ impl Engine {
         }
         let searcher = Arc::clone(&self.searcher);
         let notify = Arc::clone(&self.notify);
+        let done_at2 = Arc::clone(&self.done_at);
         let handle = thread::Builder::new()
             .name("pentad-search".into())
             .stack_size(SEARCH_STACK_BYTES)
@@ -271,6 +284,9 @@ impl Engine {
                     log::warn!("time: late search returned {ms} ms after go; result dropped");
                 } else {
                     log::debug!("time: search returned {ms} ms after go (maximum {maximum:?} ms)");
+                    if let Ok(mut d) = done_at2.lock() {
+                        *d = Some(Instant::now());
+                    }
                     notify(EngineEvent::Done(outcome));
                 }
             })
@@ -288,6 +304,16 @@ impl Engine {
     /// the watchdog answered for is left to finish on its own (the next search waits for
     /// the table, inside its own watchdog's time).
     pub fn finished(&mut self) {
+        if log::log_enabled!(log::Level::Debug) {
+            let done = self.done_at.lock().ok().and_then(|d| *d);
+            if let Some(d) = done {
+                log::debug!(
+                    "time: answer reached the protocol thread {} ms after Done, {} ms after go",
+                    d.elapsed().as_millis(),
+                    self.go_at.elapsed().as_millis()
+                );
+            }
+        }
         if let Some(h) = self.worker.take() {
             if self.abandoned.load(Ordering::Acquire) && !h.is_finished() {
                 log::debug!("time: leaving the overrunning search thread to finish");
