@@ -226,7 +226,15 @@ impl Engine {
                             *d = Some(Instant::now());
                         }
                         let result = best_so_far(&latest);
-                        log::warn!(
+                        // Routine on a loaded machine when a best move exists (debug); the
+                        // fallback move is worth a warning.
+                        let level = if result.is_ok() {
+                            log::Level::Debug
+                        } else {
+                            log::Level::Warn
+                        };
+                        log::log!(
+                            level,
                             "time: search still running {} ms after go (maximum {max} ms); \
                              answering with {}",
                             t0.elapsed().as_millis(),
@@ -281,7 +289,7 @@ impl Engine {
                 drop(done_tx);
                 let ms = t0.elapsed().as_millis();
                 if answered.swap(true, Ordering::AcqRel) {
-                    log::warn!("time: late search returned {ms} ms after go; result dropped");
+                    log::debug!("time: late search returned {ms} ms after go; result dropped");
                 } else {
                     log::debug!("time: search returned {ms} ms after go (maximum {maximum:?} ms)");
                     if let Ok(mut d) = done_at2.lock() {
