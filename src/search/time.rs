@@ -27,6 +27,10 @@
 //! Elapsed time must be measured by the caller from the moment the command (`TURN`, `BOARD`,
 //! `BEGIN`…) was read, not from when the search thread started.
 //!
+//! The engine facade (`crate::engine`) backs the search's own checks with a watchdog: stop
+//! flag at the maximum, and at [`watchdog_ms`] an answer with the best move so far if the
+//! search still has not returned.
+//!
 //! # Memory
 //! [`hash_bytes_for`] subtracts an estimate of everything else the process keeps resident
 //! (binary, libc, pattern tables, I/O buffers: [`BASE_OVERHEAD_BYTES`]; each search thread's
@@ -54,8 +58,9 @@ pub const INSTANT_MAX_MS: u64 = 20;
 /// moment to return at least a shallow move (managers allow 1000 ms tolerance).
 pub const INSTANT_FLOOR_MS: u64 = 2;
 /// Fixed part of the safety margin (ms): thread wake-up, pipe round trip, printing, and
-/// waiting for a CPU on a loaded machine (measured: answers came up to 43 ms after the
-/// search's maximum with 5 runnable tasks per 2 cores; see docs/time-and-memory.md).
+/// waiting for a CPU on a loaded machine (measured at load 5-9 on 2 cores: answers up to
+/// 43 ms after a search's maximum when the search itself stopped in time, and rare stalls of
+/// 100-250 ms that no margin absorbs; see docs/time-and-memory.md).
 pub const MARGIN_BASE_MS: i64 = 50;
 /// Proportional part of the safety margin: `limit / MARGIN_DIVISOR`.
 pub const MARGIN_DIVISOR: i64 = 10;
@@ -405,8 +410,8 @@ impl IterationState {
 pub const DEFAULT_MAX_MEMORY_BYTES: u64 = 350_000_000;
 /// Resident memory of everything but the hash and the search threads: binary text and data,
 /// libc, allocator, pattern tables, protocol buffers. `scripts/peak-memory.sh` measured the
-/// whole process at 3.6 MiB besides a 1 MiB hash (2 search threads, 20x20, first integrated
-/// build); the estimate keeps room for larger tables later.
+/// whole process at 3.9 MiB besides a 1 MiB hash (2 search threads, 20x20, full engine,
+/// 2026-11-21); the estimate keeps room for larger tables later.
 pub const BASE_OVERHEAD_BYTES: u64 = 16 << 20;
 /// Resident memory per search thread: touched stack, board copy, move lists, histories,
 /// allocator arena (included in the 3.6 MiB measured above; generous on purpose).
