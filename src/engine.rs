@@ -383,6 +383,23 @@ mod tests {
     }
 
     #[test]
+    fn watchdog_answer_is_the_latest_report_or_an_error() {
+        use crate::core::Pos;
+        let latest = Mutex::new(None);
+        assert!(best_so_far(&latest).is_err(), "no iteration: fallback");
+        *latest.lock().unwrap() = Some(SearchReport {
+            depth: 5,
+            score: 42,
+            pv: vec![Pos::new(7, 8), Pos::new(8, 8)],
+            ..SearchReport::default()
+        });
+        let r = best_so_far(&latest).unwrap();
+        assert_eq!((r.best, r.score, r.depth), (Pos::new(7, 8), 42, 5));
+        *latest.lock().unwrap() = Some(SearchReport::default());
+        assert!(best_so_far(&latest).is_err(), "an empty PV is no move");
+    }
+
+    #[test]
     fn hash_fits_the_budget() {
         let mut s = Settings::default();
         let default = hash_bytes_for_settings(&s);
