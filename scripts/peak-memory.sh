@@ -10,6 +10,8 @@
 #   reading)  THREADS=2  BOARD=20  TURN_MS=3000  MOVES=6 (engine moves per limit)
 #   LATENCY_RUNS=20  TINY=1 (also measure with the smallest hash: INFO hash_size 1024, to
 #   estimate the fixed overhead that src/search/time.rs assumes)
+#   EXTRA=1 (also: thread_num 4 under the first limit; hash_size 1 GiB under the first limit;
+#   and no max_memory sent at all, checked against the 350 MB default)
 # Exit status: 0 when every peak is under its limit and every answer came within its turn
 # limit, 1 otherwise, 2 on usage/build errors.
 set -euo pipefail
@@ -32,6 +34,7 @@ export TURN_MS=${TURN_MS:-3000}
 export MOVES=${MOVES:-6}
 export LATENCY_RUNS=${LATENCY_RUNS:-20}
 export TINY=${TINY:-1}
+export EXTRA=${EXTRA:-1}
 
 python3 - <<'PY'
 """Drives the engine over pipes, samples /proc/<pid>/status, prints peak vs limit and the
@@ -46,6 +49,8 @@ TURN_MS = int(os.environ["TURN_MS"])
 MOVES = int(os.environ["MOVES"])
 LATENCY_RUNS = int(os.environ["LATENCY_RUNS"])
 TINY = os.environ["TINY"] == "1"
+EXTRA = os.environ["EXTRA"] == "1"
+DEFAULT_LIMIT = 350_000_000
 MOVE_RE = re.compile(r"^\d+,\d+$")
 
 
@@ -126,7 +131,7 @@ def pick_reply(occupied, last):
     return min(free, key=lambda c: (c[0] - c0) ** 2 + (c[1] - c0) ** 2)
 
 
-def memory_run(limit_bytes, extra_infos=(), label=None):
+def memory_run(limit_bytes, extra_infos=(), label=None, threads=None, send_limit=True):
     eng = Engine()
     peak = {"VmRSS": 0}
     stop = threading.Event()
@@ -146,9 +151,11 @@ def memory_run(limit_bytes, extra_infos=(), label=None):
     try:
         eng.send(f"START {BOARD}")
         eng.expect(r"^OK", 5)
-        for line in (f"INFO max_memory {limit_bytes}", f"INFO thread_num {THREADS}",
-                     f"INFO timeout_turn {TURN_MS}", "INFO timeout_match 0",
-                     "INFO time_left 2147483647", "INFO rule 0", *extra_infos):
+        infos = [f"INFO max_memory {limit_bytes}"] if send_limit else []
+        infos += [f"INFO thread_num {threads or THREADS}", f"INFO timeout_turn {TURN_MS}",
+                  "INFO timeout_match 0", "INFO time_left 2147483647", "INFO rule 0",
+                  *extra_infos]
+        for line in infos:
             eng.send(line)
         occupied = set()
         cmd = "BEGIN"
@@ -222,6 +229,17 @@ if TINY:
           f"{(hwm - (1 << 20)) / 2**20:.1f} MiB")
 for mb in LIMITS_MB:
     ok, _ = memory_run(int(mb * 1_000_000))
+    all_ok &= ok
+if EXTRA:
+    first = int(LIMITS_MB[0] * 1_000_000)
+    ok, _ = memory_run(first, label=f"max_memory {first / 1e6:.0f} MB, thread_num 4",
+                       threads=4)
+    all_ok &= ok
+    ok, _ = memory_run(first, ("INFO hash_size 1048576",),
+                       label=f"max_memory {first / 1e6:.0f} MB, hash_size 1048576 KiB (1 GiB)")
+    all_ok &= ok
+    ok, _ = memory_run(DEFAULT_LIMIT, label="no max_memory sent (default 350 MB)",
+                       send_limit=False)
     all_ok &= ok
 print("START latency:")
 all_ok &= latency()

@@ -19,12 +19,17 @@
 //!   answer arrives before `min(timeout_turn, time_left)` itself (managers allow 1000 ms more;
 //!   we do not use it).
 //! - With a game clock, the time left is shared over an estimate of our remaining moves
-//!   ([`moves_to_go`]) after reserving [`MOVE_OVERHEAD_MS`] per move for the I/O round trip.
+//!   ([`moves_to_go`]) after reserving [`MOVE_OVERHEAD_MS`] for the I/O round trip of every
+//!   move we might still have to play (half the empty cells).
 //! - A huge `timeout_turn` (≥ [`ANALYSIS_TURN_MS`]) with no game clock means analysis: think
 //!   until STOP/YXSTOP ([`TimeManager::is_infinite`]).
 //!
 //! Elapsed time must be measured by the caller from the moment the command (`TURN`, `BOARD`,
 //! `BEGIN`…) was read, not from when the search thread started.
+//!
+//! The engine facade (`crate::engine`) backs the search's own checks with a watchdog: stop
+//! flag at the maximum, and at [`watchdog_ms`] an answer with the best move so far if the
+//! search still has not returned.
 //!
 //! # Memory
 //! [`hash_bytes_for`] subtracts an estimate of everything else the process keeps resident
@@ -52,10 +57,13 @@ pub const INSTANT_MAX_MS: u64 = 20;
 /// Hard maximum never goes below this, even with a negative `time_left`: the search needs a
 /// moment to return at least a shallow move (managers allow 1000 ms tolerance).
 pub const INSTANT_FLOOR_MS: u64 = 2;
-/// Fixed part of the safety margin (ms): thread wake-up, pipe round trip, printing.
-pub const MARGIN_BASE_MS: i64 = 30;
+/// Fixed part of the safety margin (ms): thread wake-up, pipe round trip, printing, and
+/// waiting for a CPU on a loaded machine (measured at load 5-9 on 2 cores: answers up to
+/// 43 ms after a search's maximum when the search itself stopped in time, and rare stalls of
+/// 100-250 ms that no margin absorbs; see docs/time-and-memory.md).
+pub const MARGIN_BASE_MS: i64 = 50;
 /// Proportional part of the safety margin: `limit / MARGIN_DIVISOR`.
-pub const MARGIN_DIVISOR: i64 = 16;
+pub const MARGIN_DIVISOR: i64 = 10;
 /// The safety margin never exceeds this (ms).
 pub const MARGIN_CAP_MS: i64 = 500;
 /// Time reserved per expected remaining move for the manager↔engine round trip (ms).
@@ -128,7 +136,7 @@ impl TimeControl {
 }
 
 /// The safety margin (ms) kept below a real limit of `limit_ms`: a fixed part plus 1/16 of
-/// the limit, capped at [`MARGIN_CAP_MS`]. 0.2 s → 42 ms, 5 s → 342 ms, 30 s → 500 ms.
+/// the limit, capped at [`MARGIN_CAP_MS`]. 0.2 s → 70 ms, 1 s → 150 ms, ≥ 4.5 s → 500 ms.
 pub fn safety_margin_ms(limit_ms: i64) -> i64 {
     (MARGIN_BASE_MS + limit_ms.max(0) / MARGIN_DIVISOR).min(MARGIN_CAP_MS)
 }
@@ -139,6 +147,26 @@ pub fn moves_to_go(empty_cells: usize, move_number: usize) -> i64 {
     let by_length = (EXPECTED_GAME_PLIES - move_number as i64) / 2 + 5;
     let by_cells = (empty_cells as i64 + 1) / 2;
     by_length.max(MIN_MOVES_TO_GO).min(by_cells).max(1)
+}
+
+/// Smallest extra time the watchdog gives an overrunning search past its maximum (ms).
+pub const WATCHDOG_GRACE_MIN_MS: u64 = 5;
+/// The watchdog's extra time is `maximum / WATCHDOG_GRACE_DIVISOR`, between the min and cap.
+pub const WATCHDOG_GRACE_DIVISOR: u64 = 16;
+/// Largest extra time the watchdog gives past the maximum (ms).
+pub const WATCHDOG_GRACE_CAP_MS: u64 = 100;
+
+/// When (ms after the search was started) the engine facade stops waiting for a search that
+/// ignored its hard maximum and answers with the best move so far: the maximum plus a grace
+/// of 1/16 of it (5..=100 ms). That is well inside the safety margin below the real limit,
+/// leaving time to wake up and print on a loaded machine: 0.2 s turn → maximum 130,
+/// watchdog 138; 5 s → 4500, 4600. Answering early costs (almost) nothing: after the stop
+/// flag the search returns the best move of its last completed iteration, which is the one
+/// the watchdog has from the iteration's report.
+pub fn watchdog_ms(maximum_ms: u64) -> u64 {
+    let grace =
+        (maximum_ms / WATCHDOG_GRACE_DIVISOR).clamp(WATCHDOG_GRACE_MIN_MS, WATCHDOG_GRACE_CAP_MS);
+    maximum_ms.saturating_add(grace)
 }
 
 /// Per-move time budget: an optimum and a hard maximum, in ms.
@@ -189,7 +217,11 @@ impl TimeManager {
             let mtg = moves_to_go(empty_cells, move_number);
             // No 20 ms "instant" bump here: with little time left every move must stay
             // proportional to the clock, down to the floor, or a long game runs out.
-            let usable = (left - safety_margin_ms(left) - MOVE_OVERHEAD_MS * mtg).max(0);
+            // The I/O overhead is reserved for every move the game may still last (up to a
+            // full board), not only the `mtg` the thinking time is shared over: full-board
+            // draws at 5 s a game otherwise end with the clock nearly spent.
+            let may_last = mtg.max((empty_cells as i64 + 1) / 2);
+            let usable = (left - safety_margin_ms(left) - MOVE_OVERHEAD_MS * may_last).max(0);
             let opt = usable as f64 / mtg as f64;
             let max = (opt * MAX_OVER_OPTIMUM).min(usable as f64 * MAX_FRACTION_OF_LEFT);
             let g_max = (max as u64).max(INSTANT_FLOOR_MS);
@@ -378,8 +410,8 @@ impl IterationState {
 pub const DEFAULT_MAX_MEMORY_BYTES: u64 = 350_000_000;
 /// Resident memory of everything but the hash and the search threads: binary text and data,
 /// libc, allocator, pattern tables, protocol buffers. `scripts/peak-memory.sh` measured the
-/// whole process at 3.6 MiB besides a 1 MiB hash (2 search threads, 20x20, first integrated
-/// build); the estimate keeps room for larger tables later.
+/// whole process at 3.9 MiB besides a 1 MiB hash (2 search threads, 20x20, full engine,
+/// 2026-11-21); the estimate keeps room for larger tables later.
 pub const BASE_OVERHEAD_BYTES: u64 = 16 << 20;
 /// Resident memory per search thread: touched stack, board copy, move lists, histories,
 /// allocator arena (included in the 3.6 MiB measured above; generous on purpose).
@@ -434,11 +466,29 @@ mod tests {
 
     #[test]
     fn margin_grows_and_is_capped() {
-        assert_eq!(safety_margin_ms(0), 30);
-        assert_eq!(safety_margin_ms(200), 42);
-        assert_eq!(safety_margin_ms(5_000), 342);
+        assert_eq!(safety_margin_ms(0), 50);
+        assert_eq!(safety_margin_ms(200), 70);
+        assert_eq!(safety_margin_ms(1_000), 150);
+        assert_eq!(safety_margin_ms(5_000), 500);
         assert_eq!(safety_margin_ms(30_000), 500);
-        assert_eq!(safety_margin_ms(-100), 30);
+        assert_eq!(safety_margin_ms(-100), 50);
+    }
+
+    #[test]
+    fn watchdog_is_past_the_maximum_and_inside_the_margin() {
+        for turn in [0, 50, 100, 200, 500, 1_000, 5_000, 30_000, 300_000] {
+            let tm = TimeManager::new(&tc(Some(turn), 0, None), 225, 0);
+            let w = watchdog_ms(tm.maximum_ms());
+            assert!(w > tm.maximum_ms());
+            // At least 40 ms (and more for longer turns) left to print the answer.
+            let room = turn.max(100) as u64 - w;
+            assert!(
+                room >= 40,
+                "turn {turn}: maximum {} watchdog {w}",
+                tm.maximum_ms()
+            );
+        }
+        assert_eq!(watchdog_ms(u64::MAX), u64::MAX);
     }
 
     #[test]
@@ -452,7 +502,7 @@ mod tests {
     #[test]
     fn turn_only_uses_most_of_the_turn() {
         let tm = TimeManager::new(&tc(Some(5_000), 0, None), 225, 0);
-        assert_eq!(tm.maximum_ms(), 5_000 - 342);
+        assert_eq!(tm.maximum_ms(), 5_000 - 500);
         assert!(tm.optimum_ms() >= tm.maximum_ms() / 2);
         assert!(!tm.is_infinite());
     }

@@ -1,0 +1,152 @@
+//! Budgets of the time manager for typical tournament controls, and whole-game simulations:
+//! an engine that spends its full hard maximum on every move must never exceed
+//! `min(timeout_turn, time_left)` and never run out of game time.
+
+use pentad::search::time::{
+    safety_margin_ms, TimeControl, TimeManager, INSTANT_FLOOR_MS, INSTANT_MAX_MS, UNLIMITED_MS,
+};
+
+fn tc(turn: Option<i64>, matc: i64, left: Option<i64>) -> TimeControl {
+    TimeControl {
+        timeout_turn_ms: turn,
+        timeout_match_ms: matc,
+        time_left_ms: left,
+    }
+}
+
+/// Plays `our_moves` moves on a 15x15 board, the first `greedy` of them taking the full
+/// maximum and the rest the optimum, each plus `overhead_ms` (pipes, scheduling); returns
+/// the time left at the end. Panics when a move's maximum plus overhead reaches the
+/// enforced limit.
+fn simulate(
+    turn: Option<i64>,
+    matc: i64,
+    our_moves: usize,
+    greedy: usize,
+    overhead_ms: i64,
+) -> i64 {
+    let mut left = matc;
+    for k in 0..our_moves {
+        let stones = 2 * k;
+        let control = tc(turn, matc, Some(left));
+        let tm = TimeManager::new(&control, 225 - stones, stones);
+        let limit = control.enforced_limit_ms();
+        let spent = if k < greedy {
+            tm.maximum_ms()
+        } else {
+            tm.optimum_ms()
+        };
+        let used = spent as i64 + overhead_ms;
+        assert!(
+            tm.optimum_ms() <= tm.maximum_ms(),
+            "move {k}: optimum above maximum"
+        );
+        assert!(
+            tm.maximum_ms() as i64 + overhead_ms < limit,
+            "move {k}: maximum {} + overhead {overhead_ms} ms reaches the limit {limit} ms \
+             (time left {left})",
+            tm.maximum_ms()
+        );
+        left -= used;
+    }
+    left
+}
+
+#[test]
+fn typical_controls_leave_room_and_use_the_clock() {
+    // (turn, match): Gomocup-like controls.
+    for &(turn, matc) in &[
+        (5_000, 120_000),
+        (30_000, 180_000),
+        (300_000, 1_000_000),
+        (1_000, 0),
+    ] {
+        let control = tc(Some(turn), matc, (matc > 0).then_some(matc));
+        let tm = TimeManager::new(&control, 225, 0);
+        let limit = control.enforced_limit_ms();
+        assert!(!tm.is_infinite());
+        assert!(
+            (tm.maximum_ms() as i64) <= limit - safety_margin_ms(limit.min(turn)),
+            "{turn}/{matc}: maximum {} vs limit {limit}",
+            tm.maximum_ms()
+        );
+        assert!(tm.optimum_ms() > 0 && tm.optimum_ms() <= tm.maximum_ms());
+        if matc == 0 {
+            // Only a turn limit: most of it is used.
+            assert!(tm.maximum_ms() as i64 >= turn * 3 / 4, "{turn}: {tm:?}");
+        } else {
+            // A game clock: the first move gets a fair share, not the whole turn.
+            assert!(
+                (tm.optimum_ms() as i64) < matc / 10,
+                "{turn}/{matc}: optimum {}",
+                tm.optimum_ms()
+            );
+            assert!(
+                (tm.optimum_ms() as i64) > matc / 200,
+                "{turn}/{matc}: optimum {} is too timid",
+                tm.optimum_ms()
+            );
+        }
+    }
+}
+
+#[test]
+fn only_match_time_is_shared_over_the_game() {
+    // No timeout_turn sent (the arena's `--tc 5/0`): the game clock decides.
+    let tm = TimeManager::new(&tc(None, 5_000, Some(5_000)), 225, 0);
+    assert!(tm.maximum_ms() < 1_000, "{tm:?}");
+    assert!(tm.optimum_ms() >= 50, "{tm:?}");
+    // Later in the game with less time: proportionally less.
+    let late = TimeManager::new(&tc(None, 5_000, Some(1_000)), 125, 100);
+    assert!(late.maximum_ms() < tm.maximum_ms() / 2, "{late:?}");
+}
+
+#[test]
+fn nearly_spent_and_negative_time_left() {
+    let nearly = TimeManager::new(&tc(Some(5_000), 120_000, Some(60)), 100, 125);
+    assert!(nearly.maximum_ms() <= INSTANT_MAX_MS, "{nearly:?}");
+    assert!(nearly.maximum_ms() >= INSTANT_FLOOR_MS);
+    for left in [0, -1, -5_000, i64::MIN / 2] {
+        let tm = TimeManager::new(&tc(Some(5_000), 120_000, Some(left)), 100, 125);
+        assert_eq!(tm.maximum_ms(), INSTANT_FLOOR_MS, "time_left {left}");
+        assert_eq!(tm.optimum_ms(), 0, "time_left {left}");
+    }
+}
+
+#[test]
+fn turn_zero_and_tiny_turns_answer_at_once() {
+    for turn in [0, 1, 10, 50] {
+        let tm = TimeManager::new(&tc(Some(turn), 0, Some(UNLIMITED_MS)), 225, 0);
+        assert!(tm.maximum_ms() <= INSTANT_MAX_MS, "turn {turn}: {tm:?}");
+        assert_eq!(tm.optimum_ms(), 0, "turn {turn}");
+    }
+}
+
+#[test]
+fn full_games_never_run_out() {
+    // 112 of our moves fill a 15x15 board; every move costs 10 ms of overhead besides its
+    // thinking. Thinking the optimum on every move, or the maximum (4x the optimum) on the
+    // first 25 moves, must not run out of time.
+    for &(turn, matc) in &[
+        (None, 5_000),
+        (Some(200), 5_000),
+        (Some(5_000), 120_000),
+        (Some(30_000), 180_000),
+        (Some(300_000), 1_000_000),
+    ] {
+        for greedy in [0, 25] {
+            let left = simulate(turn, matc, 112, greedy, 10);
+            assert!(left > 0, "{turn:?}/{matc}/{greedy}: ran out ({left} ms)");
+        }
+    }
+}
+
+#[test]
+fn fast_turn_limits_keep_a_margin() {
+    // 0.2 s a move on a loaded machine: the answer must arrive well before the limit.
+    let tm = TimeManager::new(&tc(Some(200), 0, Some(UNLIMITED_MS)), 225, 0);
+    assert!(tm.maximum_ms() + 60 <= 200, "{tm:?}");
+    assert!(tm.maximum_ms() >= 100, "{tm:?}: too timid");
+    let tm = TimeManager::new(&tc(Some(1_000), 0, None), 225, 0);
+    assert!(tm.maximum_ms() + 100 <= 1_000, "{tm:?}");
+}
