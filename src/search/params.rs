@@ -38,3 +38,17 @@ pub const HISTORY_MAX: i32 = 16_384;
 pub const ROOT_VCT_PLIES: u32 = 15;
 /// Node budget of the root VCT solver.
 pub const ROOT_VCT_NODES: u64 = 150_000;
+/// The root VCF solver stops at this share (percent) of the maximum time.
+pub const ROOT_VCF_TIME_PCT: u64 = 20;
+/// The root VCT solver stops at this share (percent) of the maximum time (from search start).
+pub const ROOT_VCT_TIME_PCT: u64 = 35;
+
+// Technique switches (for self-play ablations: build a variant with one set to false).
+/// Late-move reductions.
+pub const USE_LMR: bool = true;
+/// Futility pruning and razoring.
+pub const USE_FUTILITY: bool = true;
+/// VCF quiescence at the leaves.
+pub const USE_LEAF_VCF: bool = true;
+/// The root VCT solver.
+pub const USE_ROOT_VCT: bool = true;
