@@ -48,6 +48,9 @@ pub(crate) fn has_four_cells(b: &Board, c: Color) -> bool {
     .any(|&p4| b.pattern4_count(c, p4) > 0)
 }
 
+/// Most four-making moves one VCF node tries (more never occur in real positions).
+const MAX_FOUR_MOVES: usize = 64;
+
 /// Nodes between two looks at the clock and the stop flag in the threat solvers.
 const SOLVER_POLL: u64 = 1024;
 
@@ -191,14 +194,17 @@ fn rec(
     if def_fives == 0 && !has_four_cells(b, att) {
         return None;
     }
-    let mut moves: Vec<(Pos, Pattern4)> = Vec::new();
+    // A fixed stack list: this runs at every search leaf, so no allocation per node.
+    let mut buf = [(Pos::NONE, Pattern4::None); MAX_FOUR_MOVES];
+    let mut len = 0;
     if def_fives == 1 {
         let q = find_cell(b, def, Pattern4::Five)?;
         let a = b.pattern4(q, att);
         if a < Pattern4::Block4 || !can_play(b, q, att) {
             return None;
         }
-        moves.push((q, a));
+        buf[0] = (q, a);
+        len = 1;
     } else {
         if b.pattern4_count(att, Pattern4::Flex4) > 0 {
             if let Some(l) = line {
@@ -209,13 +215,14 @@ fn rec(
         }
         for p in b.candidates() {
             let a = b.pattern4(p, att);
-            if a >= Pattern4::Block4 {
-                moves.push((p, a));
+            if a >= Pattern4::Block4 && len < MAX_FOUR_MOVES {
+                buf[len] = (p, a);
+                len += 1;
             }
         }
-        moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+        buf[..len].sort_by_key(|m| std::cmp::Reverse(m.1));
     }
-    for (m, a) in moves {
+    for &(m, a) in &buf[..len] {
         if a == Pattern4::Flex4 {
             if let Some(l) = line {
                 l.push(m);
