@@ -5,7 +5,7 @@ pub const MAX_PLY: usize = 128;
 /// Deepest nominal iteration depth.
 pub const MAX_DEPTH: i32 = 99;
 /// Nodes between polls of the stop flag and the clock.
-pub const POLL_INTERVAL: u64 = 1024;
+pub const POLL_INTERVAL: u64 = 256;
 /// First aspiration half-window (centi-stones of eval).
 pub const ASPIRATION_DELTA: i32 = 30;
 /// Iterations below this depth use a full window.

@@ -52,7 +52,7 @@ pub(crate) fn has_four_cells(b: &Board, c: Color) -> bool {
 const MAX_FOUR_MOVES: usize = 64;
 
 /// Nodes between two looks at the clock and the stop flag in the threat solvers.
-const SOLVER_POLL: u64 = 1024;
+const SOLVER_POLL: u64 = 256;
 
 /// A node budget for the threat solvers, optionally bounded by a stop flag and a deadline
 /// (polled every [`SOLVER_POLL`] nodes). Once exhausted or stopped, `nodes` is 0 and stays 0.
