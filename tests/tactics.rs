@@ -7,7 +7,9 @@
 //! the shortest VCFs) or a longer VCF whose line checks out independently), `defend` (the
 //! opponent threatens a VCF: best among the moves that stop every VCF), `noforbid` (Black's
 //! only VCF runs through a forbidden point: the move is legal and not one of expect, the
-//! forbidden points, and no mate is claimed).
+//! forbidden points, and no mate is claimed), `vct` (no VCF, but a three or four after which
+//! every defence loses to a VCF: a mate score and best among the threat moves an independent
+//! naive check proved winning).
 
 use std::sync::atomic::AtomicBool;
 
@@ -156,6 +158,7 @@ fn tactical_suite() {
             && match c.kind.as_str() {
                 "win1" => in_expect && mate,
                 "vcf" => mate && (in_expect || verify_vcf_line(&board, &r.pv)),
+                "vct" => mate && in_expect,
                 "block5" | "defend" => in_expect,
                 "noforbid" => !in_expect && !board.is_forbidden(r.best) && !mate,
                 k => panic!("line {}: unknown kind {k}", c.line_no),

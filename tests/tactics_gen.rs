@@ -392,3 +392,191 @@ fn generate_forbidden_cases() {
         }
     }
 }
+
+/// Naive shortest VCF up to `max` fours: `Ok(Some(n))`, `Ok(None)` when none exists (proved
+/// within the budget), `Err(())` when the budget ran out.
+fn shortest_vcf_checked(b: &mut Board, max: u32, use_forbidden: bool) -> Result<Option<u32>, ()> {
+    for n in 1..=max {
+        let mut budget = 400_000;
+        if naive_vcf(b, n, use_forbidden, &mut budget) {
+            return Ok(Some(n));
+        }
+        if budget == 0 {
+            return Err(());
+        }
+    }
+    Ok(None)
+}
+
+/// Long VCFs (5 to 8 fours, 9 to 15 plies): random dense games screened with the engine's
+/// own solver, then proved shortest and listed (first moves) by the naive solver only.
+#[test]
+#[ignore]
+fn generate_long_vcf() {
+    let mut rng = StdRng::seed_from_u64(777_015);
+    let rules = [Rule::FREESTYLE, Rule::STANDARD, Rule::RENJU];
+    let mut per_len = std::collections::HashMap::new();
+    let mut emitted = 0;
+    for iter in 0..40_000 {
+        if emitted >= 14 {
+            break;
+        }
+        let rule = rules[iter % 3];
+        let plies = rng.gen_range(24..90);
+        let Some((mut b, moves)) = random_game(&mut rng, rule, 15, plies) else {
+            continue;
+        };
+        let me = b.side_to_move();
+        if !fives(&b, me).is_empty() || !fives(&b, me.opp()).is_empty() {
+            continue;
+        }
+        // Screen: the engine's solver must see a VCF of 5+ fours.
+        let mut budget = 30_000;
+        let Some((_, eplies, _)) = pentad::search::vcf::vcf_root(&mut b, me, 12, &mut budget)
+        else {
+            continue;
+        };
+        if eplies < 9 {
+            continue;
+        }
+        let Ok(Some(n)) = shortest_vcf_checked(&mut b, 8, true) else {
+            continue;
+        };
+        if n < 5 {
+            continue;
+        }
+        let cnt = per_len.entry(n).or_insert(0);
+        if *cnt >= 5 {
+            continue;
+        }
+        *cnt += 1;
+        emitted += 1;
+        let firsts = vcf_first_moves(&mut b, n, true);
+        println!(
+            "rule={}; size=15; moves={}; kind=vcf; expect={}; # VCF with {n} fours (long, {} plies)",
+            rule_name(rule),
+            human(&moves),
+            human(&firsts),
+            2 * n - 1
+        );
+    }
+    eprintln!("{per_len:?}");
+}
+
+/// After the attacker's `m`, does every defender reply lose to a naive VCF of at most
+/// `fours` fours? (A threat followed by a VCF; replies are all legal empty points.)
+fn threat_then_vcf(b: &mut Board, m: Pos, fours: u32) -> bool {
+    let att = b.side_to_move();
+    b.make_move(m);
+    let def = att.opp();
+    let mut replies: Vec<Pos> = b.empty_points().filter(|&p| legal_for(b, p, def)).collect();
+    // Nearest first: refutations are usually close to the threat.
+    replies.sort_by_key(|p| {
+        let (dx, dy) = (p.x() as i32 - m.x() as i32, p.y() as i32 - m.y() as i32);
+        dx.abs().max(dy.abs())
+    });
+    let mut all_lose = true;
+    for r in replies {
+        if b.is_win_move(r, def) {
+            all_lose = false;
+            break;
+        }
+        b.make_move(r);
+        let mut budget = 150_000;
+        let lost = naive_vcf(b, fours, true, &mut budget);
+        b.undo();
+        if !lost {
+            all_lose = false;
+            break;
+        }
+    }
+    b.undo();
+    all_lose
+}
+
+/// Does `m` make a three-or-four threat for the side to move (afterwards a point that gives
+/// two fives, or a five point)? Checked with `is_win_move` only.
+fn is_threat(b: &mut Board, m: Pos) -> bool {
+    let att = b.side_to_move();
+    b.make_move(m);
+    let mut threat = !fives(b, att).is_empty();
+    if !threat {
+        let cands: Vec<Pos> = b.empty_points().filter(|&p| b.is_candidate(p, 2)).collect();
+        for c in cands {
+            if !legal_for(b, c, att) {
+                continue;
+            }
+            b.make_move_as(c, att);
+            let n = fives(b, att).len();
+            b.undo();
+            if n >= 2 {
+                threat = true;
+                break;
+            }
+        }
+    }
+    b.undo();
+    threat
+}
+
+/// VCT positions: no VCF for the side to move, but a three (or four) after which every
+/// defence loses to a VCF. Screened with the engine's VCT solver; the expected moves are all
+/// threat moves the naive check proves winning.
+#[test]
+#[ignore]
+fn generate_vct() {
+    let mut rng = StdRng::seed_from_u64(4_242_017);
+    let rules = [Rule::FREESTYLE, Rule::STANDARD, Rule::RENJU];
+    let mut emitted = 0;
+    for iter in 0..40_000 {
+        if emitted >= 8 {
+            break;
+        }
+        let rule = rules[iter % 3];
+        let plies = rng.gen_range(12..50);
+        let Some((mut b, moves)) = random_game(&mut rng, rule, 15, plies) else {
+            continue;
+        };
+        let me = b.side_to_move();
+        if !fives(&b, me).is_empty() || !fives(&b, me.opp()).is_empty() {
+            continue;
+        }
+        let mut budget = 20_000;
+        let Some((mv, vplies, _)) = pentad::search::vct::vct_root(&mut b, 9, &mut budget) else {
+            continue;
+        };
+        if vplies < 5 {
+            continue;
+        }
+        if shortest_vcf_checked(&mut b, 6, true) != Ok(None) {
+            continue;
+        }
+        // The opponent must have no VCF either (else the position is a race).
+        b.set_side_to_move(me.opp());
+        let theirs = shortest_vcf_checked(&mut b, 5, true);
+        b.set_side_to_move(me);
+        if theirs != Ok(None) {
+            continue;
+        }
+        if !threat_then_vcf(&mut b, mv, 4) {
+            continue;
+        }
+        let cands: Vec<Pos> = b
+            .empty_points()
+            .filter(|&p| b.is_candidate(p, 2) && legal_for(&b, p, me))
+            .collect();
+        let mut winners = Vec::new();
+        for m in cands {
+            if is_threat(&mut b, m) && threat_then_vcf(&mut b, m, 4) {
+                winners.push(m);
+            }
+        }
+        emitted += 1;
+        println!(
+            "rule={}; size=15; moves={}; kind=vct; expect={}; # VCT: a threat, then a VCF of at most 4 fours against every defence (engine: {vplies} plies)",
+            rule_name(rule),
+            human(&moves),
+            human(&winners)
+        );
+    }
+}

@@ -144,14 +144,26 @@ impl PosSet {
 fn generate_defence(board: &mut Board, me: Color, out: &mut Vec<(Pos, i32)>) {
     let opp = me.opp();
     let mut seen = PosSet([0; Pos::COUNT / 64]);
-    let mut cand: Vec<Pos> = Vec::with_capacity(32);
-    let threats: Vec<Pos> = board
-        .candidates()
-        .filter(|&p| board.pattern4(p, opp) == Pattern4::Flex4)
-        .collect();
-    for &f in &threats {
+    // Stack lists (no allocation per node); sizes bound what any real position needs.
+    let mut cand = [Pos::NONE; 256];
+    let mut n_cand = 0;
+    let mut threats = [Pos::NONE; 32];
+    let mut n_threats = 0;
+    for p in board.candidates() {
+        if n_threats < threats.len() && board.pattern4(p, opp) == Pattern4::Flex4 {
+            threats[n_threats] = p;
+            n_threats += 1;
+        }
+    }
+    let mut push = |q: Pos, cand: &mut [Pos; 256]| {
+        if n_cand < cand.len() {
+            cand[n_cand] = q;
+            n_cand += 1;
+        }
+    };
+    for &f in &threats[..n_threats] {
         if seen.insert(f) {
-            cand.push(f);
+            push(f, &mut cand);
         }
         for (dir, &(dx, dy)) in DIRS.iter().enumerate() {
             if board.pattern(f, opp, dir) < crate::board::Pattern::Block4 {
@@ -161,13 +173,13 @@ fn generate_defence(board: &mut Board, me: Color, out: &mut Vec<(Pos, i32)>) {
                 let (x, y) = (f.x() as i32 + dx * k, f.y() as i32 + dy * k);
                 if let Some(q) = board.pos(x, y) {
                     if board.is_empty(q) && seen.insert(q) {
-                        cand.push(q);
+                        push(q, &mut cand);
                     }
                 }
             }
         }
     }
-    for q in cand {
+    for &q in &cand[..n_cand] {
         let (s, a) = cell_order(board, q, me);
         if a == Pattern4::Forbid {
             continue;

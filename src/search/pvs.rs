@@ -163,7 +163,7 @@ impl<'a> Worker<'a> {
             if i == 0 {
                 score = -self.node(-beta, -alpha, depth - 1, 1, true, false);
             } else {
-                let r = if depth > LMR_MIN_DEPTH && i >= 2 * LMR_MIN_MOVES {
+                let r = if USE_LMR && depth > LMR_MIN_DEPTH && i >= 2 * LMR_MIN_MOVES {
                     1
                 } else {
                     0
@@ -270,7 +270,7 @@ impl<'a> Worker<'a> {
         let improving = ply >= 2 && static_eval > self.evals[ply - 2];
 
         let quiet_node = matches!(threat, Threat::None);
-        if !pv_node && quiet_node && beta.abs() < MATE_BOUND {
+        if USE_FUTILITY && !pv_node && quiet_node && beta.abs() < MATE_BOUND {
             // Razoring: hopeless positions drop straight into the threat quiescence.
             if depth <= RAZOR_DEPTH && static_eval + RAZOR_MARGIN * depth < alpha {
                 let v = self.quiesce(alpha, beta, ply, threat);
@@ -338,7 +338,8 @@ impl<'a> Worker<'a> {
                 score = -self.node(-beta, -alpha, new_depth, ply + 1, pv_node, !cut_node);
             } else {
                 let mut r = 0;
-                if depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES && !forcing && quiet_node {
+                if USE_LMR && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES && !forcing && quiet_node
+                {
                     r = 1 + (i >= 8) as i32 + (depth >= 8 && i >= 16) as i32;
                     if pv_node {
                         r -= 1;
@@ -412,6 +413,9 @@ impl<'a> Worker<'a> {
             return stand;
         }
         let _ = threat;
+        if !USE_LEAF_VCF {
+            return stand;
+        }
         let me = self.board.side_to_move();
         let mut budget = QVCF_NODES;
         let found = vcf::vcf(&mut self.board, me, QVCF_DEPTH, &mut budget);

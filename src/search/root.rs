@@ -139,12 +139,21 @@ pub(crate) fn search(
         if let Some(ms) = limits.maximum_ms {
             budget = budget.min(ms * 60 + 1);
         }
-        let given = budget;
         let mut b = board.clone();
-        if let Some((mv, plies, pv)) = vcf::vcf_root(&mut b, me, ROOT_VCF_DEPTH, &mut budget) {
+        // The solvers poll the stop flag and their own deadline (a share of the maximum),
+        // so that the tree search always gets the rest of the time.
+        let solver_deadline = |share_pct: u64| {
+            limits
+                .maximum_ms
+                .map(|ms| start + std::time::Duration::from_millis(ms * share_pct / 100))
+        };
+        let mut lim = vcf::Budget::limited(budget, stop, solver_deadline(ROOT_VCF_TIME_PCT));
+        let found = vcf::vcf_root_limited(&mut b, me, ROOT_VCF_DEPTH, &mut lim);
+        let vcf_used = lim.used;
+        if let Some((mv, plies, pv)) = found {
             if board.is_legal(mv) {
                 let score = mate_in(plies as usize);
-                let nodes = given - budget;
+                let nodes = vcf_used;
                 report(&SearchReport {
                     depth: plies,
                     seldepth: plies,
@@ -163,7 +172,7 @@ pub(crate) fn search(
                 };
             }
         }
-        shared.nodes.fetch_add(given - budget, Relaxed);
+        shared.nodes.fetch_add(vcf_used, Relaxed);
         // Root VCT solver: fours and open threes.
         let mut budget = ROOT_VCT_NODES;
         if let Some(m) = max_nodes {
@@ -172,9 +181,13 @@ pub(crate) fn search(
         if let Some(ms) = limits.maximum_ms {
             budget = budget.min(ms * 40 + 1);
         }
-        let given = budget;
-        let found = vct::vct_root(&mut b, ROOT_VCT_PLIES, &mut budget);
-        let spent = given - budget;
+        let mut lim = vcf::Budget::limited(budget, stop, solver_deadline(ROOT_VCT_TIME_PCT));
+        let found = if USE_ROOT_VCT && !stop.load(Relaxed) {
+            vct::vct_root_limited(&mut b, ROOT_VCT_PLIES, &mut lim)
+        } else {
+            None
+        };
+        let spent = lim.used;
         if let Some((mv, plies, pv)) = found {
             if board.is_legal(mv) && !stop.load(Relaxed) {
                 let score = mate_in(plies as usize);

@@ -3,6 +3,9 @@
 //! forbidden points are never attacking fours nor counter-blocks, and a White four whose only
 //! block is forbidden to Black wins at once.
 
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Instant;
+
 use crate::board::{Board, Pattern4};
 use crate::core::{Color, Pos};
 
@@ -45,11 +48,90 @@ pub(crate) fn has_four_cells(b: &Board, c: Color) -> bool {
     .any(|&p4| b.pattern4_count(c, p4) > 0)
 }
 
+/// Most four-making moves one VCF node tries (more never occur in real positions).
+const MAX_FOUR_MOVES: usize = 64;
+
+/// Nodes between two looks at the clock and the stop flag in the threat solvers.
+const SOLVER_POLL: u64 = 256;
+
+/// A node budget for the threat solvers, optionally bounded by a stop flag and a deadline
+/// (polled every [`SOLVER_POLL`] nodes). Once exhausted or stopped, `nodes` is 0 and stays 0.
+pub struct Budget<'a> {
+    /// Nodes left.
+    pub nodes: u64,
+    stop: Option<&'a AtomicBool>,
+    deadline: Option<Instant>,
+    next_poll: u64,
+    /// True when the stop flag or the deadline ended the search (not the node count).
+    pub interrupted: bool,
+    /// Nodes taken so far.
+    pub used: u64,
+}
+
+impl<'a> Budget<'a> {
+    /// A plain node budget.
+    pub fn nodes(nodes: u64) -> Budget<'static> {
+        Budget {
+            nodes,
+            stop: None,
+            deadline: None,
+            next_poll: 0,
+            interrupted: false,
+            used: 0,
+        }
+    }
+
+    /// A node budget that also ends when `stop` is set or at `deadline`.
+    pub fn limited(nodes: u64, stop: &'a AtomicBool, deadline: Option<Instant>) -> Budget<'a> {
+        Budget {
+            nodes,
+            stop: Some(stop),
+            deadline,
+            next_poll: nodes.saturating_sub(SOLVER_POLL),
+            interrupted: false,
+            used: 0,
+        }
+    }
+
+    /// Takes one node; false when the budget is spent (or the search was interrupted).
+    #[inline]
+    pub fn take(&mut self) -> bool {
+        if self.nodes == 0 {
+            return false;
+        }
+        self.nodes -= 1;
+        self.used += 1;
+        if self.nodes <= self.next_poll && self.stop.is_some() {
+            self.next_poll = self.nodes.saturating_sub(SOLVER_POLL);
+            self.poll();
+        }
+        true
+    }
+
+    /// True when nothing is left.
+    #[inline]
+    pub fn spent(&self) -> bool {
+        self.nodes == 0
+    }
+
+    fn poll(&mut self) {
+        let stopped = self.stop.is_some_and(|s| s.load(Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d);
+        if stopped {
+            self.nodes = 0;
+            self.interrupted = true;
+        }
+    }
+}
+
 /// Searches a VCF for `attacker`, who must be the side to move, with at most `max_fours`
 /// attacking fours. Each visited node costs one unit of `budget` (stops at 0). Returns the
 /// number of plies to the five (1 = five now).
 pub fn vcf(board: &mut Board, attacker: Color, max_fours: i32, budget: &mut u64) -> Option<u32> {
-    rec(board, attacker, max_fours, budget, None)
+    let mut b = Budget::nodes(*budget);
+    let r = rec(board, attacker, max_fours, &mut b, None);
+    *budget = b.nodes;
+    r
 }
 
 /// As [`vcf`], also returning the first move and the winning line; deepens the number of
@@ -60,6 +142,19 @@ pub fn vcf_root(
     max_fours: i32,
     budget: &mut u64,
 ) -> Option<(Pos, u32, Vec<Pos>)> {
+    let mut b = Budget::nodes(*budget);
+    let r = vcf_root_limited(board, attacker, max_fours, &mut b);
+    *budget = b.nodes;
+    r
+}
+
+/// As [`vcf_root`] with a [`Budget`] that may also end at a deadline or on a stop flag.
+pub fn vcf_root_limited(
+    board: &mut Board,
+    attacker: Color,
+    max_fours: i32,
+    budget: &mut Budget,
+) -> Option<(Pos, u32, Vec<Pos>)> {
     // Shortest first: a deep depth-first search would waste the budget on long sequences.
     for fours in 1..=max_fours {
         let mut line = Vec::new();
@@ -68,7 +163,7 @@ pub fn vcf_root(
             let first = *line.first()?;
             return Some((first, plies, line));
         }
-        if *budget == 0 {
+        if budget.spent() {
             break;
         }
     }
@@ -79,13 +174,12 @@ fn rec(
     b: &mut Board,
     att: Color,
     fours_left: i32,
-    budget: &mut u64,
+    budget: &mut Budget,
     line: Option<&mut Vec<Pos>>,
 ) -> Option<u32> {
-    if *budget == 0 {
+    if !budget.take() {
         return None;
     }
-    *budget -= 1;
     let def = att.opp();
     if b.pattern4_count(att, Pattern4::Five) > 0 {
         if let Some(l) = line {
@@ -100,14 +194,17 @@ fn rec(
     if def_fives == 0 && !has_four_cells(b, att) {
         return None;
     }
-    let mut moves: Vec<(Pos, Pattern4)> = Vec::new();
+    // A fixed stack list: this runs at every search leaf, so no allocation per node.
+    let mut buf = [(Pos::NONE, Pattern4::None); MAX_FOUR_MOVES];
+    let mut len = 0;
     if def_fives == 1 {
         let q = find_cell(b, def, Pattern4::Five)?;
         let a = b.pattern4(q, att);
         if a < Pattern4::Block4 || !can_play(b, q, att) {
             return None;
         }
-        moves.push((q, a));
+        buf[0] = (q, a);
+        len = 1;
     } else {
         if b.pattern4_count(att, Pattern4::Flex4) > 0 {
             if let Some(l) = line {
@@ -118,13 +215,14 @@ fn rec(
         }
         for p in b.candidates() {
             let a = b.pattern4(p, att);
-            if a >= Pattern4::Block4 {
-                moves.push((p, a));
+            if a >= Pattern4::Block4 && len < MAX_FOUR_MOVES {
+                buf[len] = (p, a);
+                len += 1;
             }
         }
-        moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+        buf[..len].sort_by_key(|m| std::cmp::Reverse(m.1));
     }
-    for (m, a) in moves {
+    for &(m, a) in &buf[..len] {
         if a == Pattern4::Flex4 {
             if let Some(l) = line {
                 l.push(m);
@@ -163,7 +261,7 @@ fn rec(
             }
             return Some(plies + 2);
         }
-        if *budget == 0 {
+        if budget.spent() {
             return None;
         }
     }

@@ -10,6 +10,7 @@ use crate::board::{Board, Pattern4};
 use crate::core::{Color, Pos};
 
 use super::movegen::{self, Threat};
+use super::vcf::Budget;
 
 /// Result of a VCT root search: first move, plies to the five, line (as far as recorded).
 pub type VctWin = (Pos, u32, Vec<Pos>);
@@ -17,6 +18,14 @@ pub type VctWin = (Pos, u32, Vec<Pos>);
 /// Searches a VCT for the side to move within `max_plies` plies (odd, attacker's moves
 /// included), deepening two plies at a time; `budget` counts nodes and stops the search at 0.
 pub fn vct_root(board: &mut Board, max_plies: u32, budget: &mut u64) -> Option<VctWin> {
+    let mut b = Budget::nodes(*budget);
+    let r = vct_root_limited(board, max_plies, &mut b);
+    *budget = b.nodes;
+    r
+}
+
+/// As [`vct_root`] with a [`Budget`] that may also end at a deadline or on a stop flag.
+pub fn vct_root_limited(board: &mut Board, max_plies: u32, budget: &mut Budget) -> Option<VctWin> {
     let att = board.side_to_move();
     let mut plies = 3;
     while plies <= max_plies {
@@ -26,7 +35,7 @@ pub fn vct_root(board: &mut Board, max_plies: u32, budget: &mut u64) -> Option<V
             let first = *line.first()?;
             return Some((first, n, line));
         }
-        if *budget == 0 {
+        if budget.spent() {
             break;
         }
         plies += 2;
@@ -51,13 +60,12 @@ fn attack(
     b: &mut Board,
     att: Color,
     depth: i32,
-    budget: &mut u64,
+    budget: &mut Budget,
     line: &mut Vec<Pos>,
 ) -> Option<u32> {
-    if *budget == 0 {
+    if !budget.take() {
         return None;
     }
-    *budget -= 1;
     let moves: Vec<(Pos, Pattern4)> = match movegen::threat(b) {
         Threat::Win(n) => {
             if n as i32 > depth {
@@ -93,7 +101,7 @@ fn attack(
             line.push(m);
             return Some(n + 1);
         }
-        if *budget == 0 {
+        if budget.spent() {
             return None;
         }
     }
@@ -105,13 +113,12 @@ fn defend(
     b: &mut Board,
     att: Color,
     depth: i32,
-    budget: &mut u64,
+    budget: &mut Budget,
     line: &mut Vec<Pos>,
 ) -> Option<u32> {
-    if *budget == 0 {
+    if !budget.take() {
         return None;
     }
-    *budget -= 1;
     let threat = movegen::threat(b);
     let mut replies = Vec::new();
     match threat {
