@@ -152,24 +152,7 @@ pub(crate) fn search(
         let vcf_used = lim.used;
         if let Some((mv, plies, pv)) = found {
             if board.is_legal(mv) {
-                let score = mate_in(plies as usize);
-                let nodes = vcf_used;
-                report(&SearchReport {
-                    depth: plies,
-                    seldepth: plies,
-                    score,
-                    nodes,
-                    elapsed_ms: start.elapsed().as_millis() as u64,
-                    pv: pv.clone(),
-                    multipv: 1,
-                });
-                return SearchResult {
-                    best: mv,
-                    score,
-                    depth: plies,
-                    nodes,
-                    pv,
-                };
+                return proven_win(report, mv, plies, vcf_used, start, pv);
             }
         }
         shared.nodes.fetch_add(vcf_used, Relaxed);
@@ -190,24 +173,8 @@ pub(crate) fn search(
         let spent = lim.used;
         if let Some((mv, plies, pv)) = found {
             if board.is_legal(mv) && !stop.load(Relaxed) {
-                let score = mate_in(plies as usize);
                 let nodes = shared.nodes.load(Relaxed) + spent;
-                report(&SearchReport {
-                    depth: plies,
-                    seldepth: plies,
-                    score,
-                    nodes,
-                    elapsed_ms: start.elapsed().as_millis() as u64,
-                    pv: pv.clone(),
-                    multipv: 1,
-                });
-                return SearchResult {
-                    best: mv,
-                    score,
-                    depth: plies,
-                    nodes,
-                    pv,
-                };
+                return proven_win(report, mv, plies, nodes, start, pv);
             }
         }
         shared.nodes.fetch_add(spent, Relaxed);
@@ -333,6 +300,34 @@ pub(crate) fn search(
         depth: depth as u32,
         nodes,
         pv: rm.pv.clone(),
+    }
+}
+
+/// A root solver proved a win: report it as one line and make it the result.
+fn proven_win(
+    report: &mut dyn FnMut(&SearchReport),
+    best: Pos,
+    plies: u32,
+    nodes: u64,
+    start: Instant,
+    pv: Vec<Pos>,
+) -> SearchResult {
+    let score = mate_in(plies as usize);
+    report(&SearchReport {
+        depth: plies,
+        seldepth: plies,
+        score,
+        nodes,
+        elapsed_ms: start.elapsed().as_millis() as u64,
+        pv: pv.clone(),
+        multipv: 1,
+    });
+    SearchResult {
+        best,
+        score,
+        depth: plies,
+        nodes,
+        pv,
     }
 }
 
