@@ -55,11 +55,9 @@ impl Scratch<'_> {
                 let four = (lo, hi, k);
                 // Two five points give the same four only for a straight four, where the
                 // remaining stones coincide: compare stone sets.
-                let same = seen[..n].iter().any(|&(l2, h2, k2)| {
-                    let a: Vec<isize> = (lo..=hi).filter(|&x| x != k).collect();
-                    let b: Vec<isize> = (l2..=h2).filter(|&x| x != k2).collect();
-                    a == b
-                });
+                let same = seen[..n]
+                    .iter()
+                    .any(|&(l2, h2, k2)| four_stones(lo, hi, k) == four_stones(l2, h2, k2));
                 if !same && n < 8 {
                     seen[n] = four;
                     n += 1;
@@ -141,4 +139,17 @@ impl Scratch<'_> {
         }
         false
     }
+}
+
+/// The four stone offsets of a four: the five-cell run `lo..=hi` without its five point `k`.
+fn four_stones(lo: isize, hi: isize, k: isize) -> [isize; 4] {
+    let mut out = [0; 4];
+    let mut i = 0;
+    for x in lo..=hi {
+        if x != k && i < 4 {
+            out[i] = x;
+            i += 1;
+        }
+    }
+    out
 }
