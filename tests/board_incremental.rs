@@ -46,6 +46,23 @@ fn check(b: &Board, rng: &mut impl Rng, what: &str) {
         let total4: u32 = Pattern4::ALL.iter().map(|&p| b.pattern4_count(c, p)).sum();
         assert_eq!(total4 as usize, b.empty_count(), "{what}");
     }
+    // Renju: the per-class counts (with the memoized exact 3-3 verdicts) match a histogram of
+    // the from-scratch classes of every empty cell, and so does every cell's class.
+    if b.rule().kind == RuleKind::Renju && rng.gen_range(0..8) == 0 {
+        let mut hist = [0u32; 14];
+        for p in b.empty_points() {
+            let reference = debug::recompute_pattern4(b, p, Color::Black);
+            assert_eq!(b.pattern4(p, Color::Black), reference, "{what} at {p}");
+            hist[reference as usize] += 1;
+        }
+        for p4 in Pattern4::ALL {
+            assert_eq!(
+                b.pattern4_count(Color::Black, p4),
+                hist[p4 as usize],
+                "{what}: count of {p4:?}"
+            );
+        }
+    }
 }
 
 #[test]

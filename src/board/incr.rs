@@ -372,6 +372,7 @@ impl Board {
     /// Puts a wall on empty padded index `i` and recomputes everything (setup only).
     pub(super) fn place_wall(&mut self, i: usize) {
         self.grid[i] = WALL;
+        self.epoch += 1;
         self.rebuild();
     }
 
@@ -380,6 +381,7 @@ impl Board {
     pub(super) fn place_stone(&mut self, i: usize, v: u8) -> (u32, bool) {
         debug_assert!(self.grid[i] == EMPTY && (v == 1 || v == 2));
         self.count_stack.push(self.counts);
+        self.epoch += 1;
         let start = self.nchanges as u32;
         self.add_counts(i, u16::MAX);
         self.grid[i] = v;
@@ -413,6 +415,7 @@ impl Board {
     pub(super) fn remove_stone_at(&mut self, i: usize, v: u8, h: &Played) {
         debug_assert!(self.grid[i] == v);
         self.grid[i] = EMPTY;
+        self.epoch += 1;
         self.info[i].set_value(EMPTY);
         if self.reach == 4 {
             self.unpropagate::<4>(i, v);

@@ -22,6 +22,7 @@ pub use pattern::{Pattern, Pattern4};
 use crate::core::{Cell, Color, Pos, Rule, RuleKind, MAX_SIZE, MIN_SIZE};
 use incr::{CellInfo, Counts, Played};
 use pattern::{LineRule, MAYBE33, N_CODES4};
+use std::cell::RefCell;
 
 /// The four line directions as (dx, dy): horizontal, vertical, diagonal, anti-diagonal.
 pub const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
@@ -109,6 +110,25 @@ pub struct Board {
     hash: u64,
     stones: usize,
     walls: usize,
+    /// Bumped by every change of the grid; names the position the memo below describes.
+    epoch: u64,
+    /// The exact renju verdicts on Black's possible 3-3 cells for position `epoch`.
+    memo: RefCell<Maybe33Memo>,
+}
+
+/// Per-position memo of the exact renju test: every empty cell whose Black class is
+/// [`MAYBE33`], its resolved class, and the class counts they add. Built on first demand
+/// after a change, so a search node runs the recursive test at most once per such cell.
+#[derive(Clone, Default)]
+struct Maybe33Memo {
+    /// The board epoch this memo is valid for (`u64::MAX`: none).
+    epoch: u64,
+    /// (padded index, resolved `Pattern4` code) of each possible 3-3 cell.
+    cells: Vec<(u32, u8)>,
+    /// Resolved class counts of those cells.
+    counts: [u16; N_CODES4],
+    /// Reused scratch grid for the recursive test.
+    scratch: Vec<u8>,
 }
 
 fn zobrist(p: Pos, c: Color) -> u64 {
@@ -196,6 +216,11 @@ impl Board {
             hash: 0,
             stones: 0,
             walls: 0,
+            epoch: 0,
+            memo: RefCell::new(Maybe33Memo {
+                epoch: u64::MAX,
+                ..Default::default()
+            }),
         };
         b.rebuild();
         Ok(b)
@@ -411,7 +436,7 @@ impl Board {
         let i = self.idx(p);
         match self.info[i].pat4()[0] {
             c if c == Pattern4::Forbid as u8 => true,
-            MAYBE33 => self.forbidden_exact_index(i),
+            MAYBE33 => self.resolved_maybe33(i) == Pattern4::Forbid,
             _ => false,
         }
     }
@@ -553,13 +578,56 @@ impl Board {
     fn resolve4(&self, i: usize, c: usize) -> Pattern4 {
         let code = self.info[i].pat4()[c];
         if code == MAYBE33 {
-            if self.forbidden_exact_index(i) {
-                Pattern4::Forbid
-            } else {
-                pattern::combine_legal(self.info[i].codes(c))
-            }
+            self.resolved_maybe33(i)
         } else {
             Pattern4::from_code(code)
+        }
+    }
+
+    /// The exact class of possible 3-3 cell `i` (memoized per position).
+    fn resolved_maybe33(&self, i: usize) -> Pattern4 {
+        self.refresh_memo();
+        let memo = self.memo.borrow();
+        match memo.cells.iter().find(|&&(j, _)| j as usize == i) {
+            Some(&(_, code)) => Pattern4::from_code(code),
+            None => self.resolve_exact(i, &mut self.grid.clone()),
+        }
+    }
+
+    /// Runs the exact renju test on possible 3-3 cell `i` using `scratch` (a copy of the grid).
+    fn resolve_exact(&self, i: usize, scratch: &mut [u8]) -> Pattern4 {
+        let mut s = forbid::Scratch {
+            grid: scratch,
+            dirs: self.dirs,
+        };
+        if s.forbidden(i) {
+            Pattern4::Forbid
+        } else {
+            pattern::combine_legal(self.info[i].codes(0))
+        }
+    }
+
+    /// Rebuilds the possible 3-3 memo if the position changed since it was built.
+    fn refresh_memo(&self) {
+        if self.memo.borrow().epoch == self.epoch {
+            return;
+        }
+        let mut memo = self.memo.borrow_mut();
+        let memo = &mut *memo;
+        memo.epoch = self.epoch;
+        memo.cells.clear();
+        memo.counts = [0; N_CODES4];
+        if self.counts.pat4(0, MAYBE33 as usize) == 0 {
+            return;
+        }
+        memo.scratch.clear();
+        memo.scratch.extend_from_slice(&self.grid);
+        for i in 0..self.grid.len() {
+            if self.grid[i] == EMPTY && self.info[i].pat4()[0] == MAYBE33 {
+                let p4 = self.resolve_exact(i, &mut memo.scratch);
+                memo.cells.push((i as u32, p4 as u8));
+                memo.counts[p4 as usize] += 1;
+            }
         }
     }
 
@@ -577,14 +645,8 @@ impl Board {
     pub fn pattern4_count(&self, c: Color, pat: Pattern4) -> u32 {
         let mut total = u32::from(self.counts.pat4(c.index(), pat as usize));
         if self.counts.pat4(c.index(), MAYBE33 as usize) > 0 {
-            for i in 0..self.grid.len() {
-                if self.grid[i] == EMPTY
-                    && self.info[i].pat4()[c.index()] == MAYBE33
-                    && self.resolve4(i, c.index()) == pat
-                {
-                    total += 1;
-                }
-            }
+            self.refresh_memo();
+            total += u32::from(self.memo.borrow().counts[pat as usize]);
         }
         total
     }

@@ -310,7 +310,6 @@ impl<'a> Worker<'a> {
             }
             m.1 += self.hist.score(me, m.0) / 64;
         }
-        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
 
         let orig_alpha = alpha;
         let mut best = -MATE;
@@ -318,7 +317,10 @@ impl<'a> Worker<'a> {
         let mut tried: [Pos; 64] = [Pos::NONE; 64];
         let mut n_tried = 0;
         let n = moves.len();
-        for (i, &(mv, order)) in moves.iter().enumerate() {
+        for i in 0..n {
+            // Selection ordering: most nodes cut off after a few moves, so a full sort of
+            // the list would mostly be wasted.
+            let (mv, order) = pick_next(&mut moves, i);
             let forcing = order >= movegen::FORCING_ORDER;
             // Late-move pruning of quiet moves in non-PV nodes.
             if !pv_node
@@ -385,7 +387,6 @@ impl<'a> Worker<'a> {
                 tried[n_tried] = mv;
                 n_tried += 1;
             }
-            let _ = n;
         }
         self.move_bufs[ply] = moves;
         let bound = if best >= beta {
@@ -425,4 +426,17 @@ impl<'a> Worker<'a> {
         }
         stand
     }
+}
+
+/// Moves the best-ordered entry of `moves[i..]` to index `i` and returns it.
+#[inline]
+fn pick_next(moves: &mut [(Pos, i32)], i: usize) -> (Pos, i32) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if moves[j].1 > moves[best].1 {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    moves[i]
 }

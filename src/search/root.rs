@@ -185,8 +185,9 @@ pub(crate) fn search(
         for id in 1..threads {
             let shared = &shared;
             let mut rms = rms.clone();
+            let board = board.clone();
             scope.spawn(move || {
-                let mut w = Worker::new(id, shared, board);
+                let mut w = Worker::new(id, shared, &board);
                 let mut depth = 1 + (id as i32 & 1);
                 while depth <= max_depth && !w.stopped {
                     w.search_root(&mut rms, -MATE, MATE, depth);
