@@ -17,6 +17,7 @@ const TE: &str = env!("CARGO_BIN_EXE_pentad-test-engine");
 fn te(args: &[&str]) -> EngineSpec {
     EngineSpec {
         name: None,
+        threads: None,
         program: TE.to_string(),
         args: args.iter().map(|s| s.to_string()).collect(),
     }
@@ -625,4 +626,29 @@ fn transform_plays_symmetric_images_of_the_opening() {
     }
     let distinct: std::collections::HashSet<&String> = by_game.iter().map(|g| &g.1).collect();
     assert!(distinct.len() >= 2, "{by_game:?}");
+}
+
+#[test]
+fn per_engine_threads_override_the_global_setting() {
+    let log_a = tmp("threads-a.log");
+    let log_b = tmp("threads-b.log");
+    let mut a = EngineSpec::parse(&format!("threads=2 name=A {TE} --mode sane --log")).unwrap();
+    a.args.push(log_a.to_str().unwrap().to_string());
+    let b = EngineSpec {
+        name: Some("B".into()),
+        ..te(&["--mode", "sane", "--log", log_b.to_str().unwrap()])
+    };
+    let mut cfg = base(vec![a, b], 1);
+    cfg.game.threads = Some(1);
+    let _ = run(&cfg);
+    let thread_lines = |p: &std::path::Path| -> Vec<String> {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .filter(|l| l.starts_with("INFO thread_num"))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(thread_lines(&log_a), ["INFO thread_num 2"]);
+    assert_eq!(thread_lines(&log_b), ["INFO thread_num 1"]);
 }

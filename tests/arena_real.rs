@@ -11,6 +11,7 @@ const TE: &str = env!("CARGO_BIN_EXE_pentad-test-engine");
 fn pentad(name: Option<&str>) -> EngineSpec {
     EngineSpec {
         name: name.map(str::to_string),
+        threads: None,
         program: PENTAD.to_string(),
         args: vec![],
     }
@@ -49,6 +50,7 @@ fn real_engine_against_test_engine() {
             pentad(None),
             EngineSpec {
                 name: None,
+                threads: None,
                 program: TE.to_string(),
                 args: vec!["--mode".into(), "sane".into()],
             },

@@ -16,6 +16,8 @@ use std::time::{Duration, Instant};
 pub struct EngineSpec {
     /// `name=` from the command line, if given (else ABOUT's name, else the file name).
     pub name: Option<String>,
+    /// `threads=` from the command line: this engine's `INFO thread_num` (over `--threads`).
+    pub threads: Option<u32>,
     /// The program to run.
     pub program: String,
     /// Its arguments.
@@ -73,16 +75,23 @@ pub fn split_command_line(s: &str) -> Result<Vec<String>, String> {
 }
 
 impl EngineSpec {
-    /// Parses `[name=NAME] PROGRAM [ARGS...]`.
+    /// Parses `[name=NAME] [threads=N] PROGRAM [ARGS...]`.
     pub fn parse(s: &str) -> Result<EngineSpec, String> {
         let mut words = split_command_line(s)?;
         let mut name = None;
+        let mut threads = None;
         while let Some(first) = words.first() {
             if let Some(n) = first.strip_prefix("name=") {
                 if n.is_empty() {
                     return Err("empty name= in --engine".into());
                 }
                 name = Some(n.to_string());
+                words.remove(0);
+            } else if let Some(t) = first.strip_prefix("threads=") {
+                match t.parse::<u32>() {
+                    Ok(n) if (1..=1024).contains(&n) => threads = Some(n),
+                    _ => return Err(format!("threads= wants 1..=1024, got {t:?}")),
+                }
                 words.remove(0);
             } else {
                 break;
@@ -94,6 +103,7 @@ impl EngineSpec {
         let program = words.remove(0);
         Ok(EngineSpec {
             name,
+            threads,
             program,
             args: words,
         })
@@ -392,6 +402,13 @@ mod tests {
         let s = EngineSpec::parse(r#"name="Two Words" prog"#).unwrap();
         assert_eq!(s.name.as_deref(), Some("Two Words"));
         assert!(EngineSpec::parse("name=x").is_err());
+        let s = EngineSpec::parse("threads=2 name=t2 prog --x").unwrap();
+        assert_eq!((s.threads, s.name.as_deref()), (Some(2), Some("t2")));
+        assert_eq!(s.program, "prog");
+        assert_eq!(EngineSpec::parse("prog").unwrap().threads, None);
+        for bad in ["threads=0 prog", "threads=x prog", "threads= prog", "threads=2"] {
+            assert!(EngineSpec::parse(bad).is_err(), "{bad}");
+        }
         assert!(EngineSpec::parse("").is_err());
     }
 

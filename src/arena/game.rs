@@ -233,6 +233,7 @@ fn start_engine(slot: &mut EngineSlot, cfg: &GameConfig) -> Result<(), Loss> {
         },
         detail: format!("START failed: {e}"),
     };
+    let threads = slot.spec.threads.or(cfg.threads);
     let eng = slot.get(cfg.debug).map_err(crash)?;
     let start = if cfg.width == cfg.height {
         format!("START {}", cfg.width)
@@ -258,7 +259,7 @@ fn start_engine(slot: &mut EngineSlot, cfg: &GameConfig) -> Result<(), Loss> {
     infos.push(format!("INFO max_memory {}", cfg.max_memory));
     infos.push("INFO game_type 1".to_string());
     infos.push(format!("INFO rule {}", cfg.rule.to_info()));
-    if let Some(t) = cfg.threads {
+    if let Some(t) = threads {
         infos.push(format!("INFO thread_num {t}"));
     }
     for line in infos {

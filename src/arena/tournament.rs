@@ -546,6 +546,7 @@ mod tests {
     fn duplicate_names_are_numbered() {
         let spec = |n: &str| EngineSpec {
             name: Some(n.into()),
+            threads: None,
             program: "x".into(),
             args: vec![],
         };
