@@ -406,7 +406,12 @@ mod tests {
         assert_eq!((s.threads, s.name.as_deref()), (Some(2), Some("t2")));
         assert_eq!(s.program, "prog");
         assert_eq!(EngineSpec::parse("prog").unwrap().threads, None);
-        for bad in ["threads=0 prog", "threads=x prog", "threads= prog", "threads=2"] {
+        for bad in [
+            "threads=0 prog",
+            "threads=x prog",
+            "threads= prog",
+            "threads=2",
+        ] {
             assert!(EngineSpec::parse(bad).is_err(), "{bad}");
         }
         assert!(EngineSpec::parse("").is_err());
