@@ -1,4 +1,5 @@
-//! Per-thread move-ordering memory: killer moves per ply and a butterfly history per colour.
+//! Per-thread move-ordering memory: killer moves per ply, a counter-move table and a butterfly
+//! history per colour.
 
 use crate::core::{Color, Pos};
 
@@ -8,6 +9,8 @@ use super::params::{HISTORY_MAX, MAX_PLY};
 pub struct History {
     killers: Vec<[Pos; 2]>,
     hist: Vec<[i32; Pos::COUNT]>,
+    /// Per colour, indexed by the opponent's previous move: the last quiet move that refuted it.
+    counter: Vec<[Pos; Pos::COUNT]>,
 }
 
 impl Default for History {
@@ -15,6 +18,7 @@ impl Default for History {
         History {
             killers: vec![[Pos::NONE; 2]; MAX_PLY + 2],
             hist: vec![[0; Pos::COUNT]; 2],
+            counter: vec![[Pos::NONE; Pos::COUNT]; 2],
         }
     }
 }
@@ -32,8 +36,29 @@ impl History {
         self.hist[c.index()][p.index()]
     }
 
-    /// Records a beta cutoff by `best` at `ply` after trying the moves in `tried` first.
-    pub fn update(&mut self, c: Color, ply: usize, depth: i32, best: Pos, tried: &[Pos]) {
+    /// The move of `c` that last refuted the opponent's `prev` (`Pos::NONE` if none).
+    #[inline]
+    pub fn counter(&self, c: Color, prev: Pos) -> Pos {
+        if prev.is_none() {
+            return Pos::NONE;
+        }
+        self.counter[c.index()][prev.index()]
+    }
+
+    /// Records a beta cutoff by `best` at `ply`, answering the opponent's `prev`, after trying
+    /// the moves in `tried` first.
+    pub fn update(
+        &mut self,
+        c: Color,
+        ply: usize,
+        depth: i32,
+        prev: Pos,
+        best: Pos,
+        tried: &[Pos],
+    ) {
+        if !prev.is_none() {
+            self.counter[c.index()][prev.index()] = best;
+        }
         let k = &mut self.killers[ply];
         if k[0] != best {
             k[1] = k[0];
@@ -62,9 +87,13 @@ mod tests {
     fn killers_and_history_update() {
         let mut h = History::default();
         let (a, b) = (Pos::new(1, 1), Pos::new(2, 2));
-        h.update(Color::Black, 3, 4, a, &[b, a]);
-        h.update(Color::Black, 3, 4, b, &[b]);
+        let prev = Pos::new(5, 5);
+        h.update(Color::Black, 3, 4, Pos::NONE, a, &[b, a]);
+        h.update(Color::Black, 3, 4, prev, b, &[b]);
         assert_eq!(h.killers(3), [b, a]);
+        assert_eq!(h.counter(Color::Black, prev), b);
+        assert_eq!(h.counter(Color::White, prev), Pos::NONE);
+        assert_eq!(h.counter(Color::Black, Pos::NONE), Pos::NONE);
         assert!(h.score(Color::Black, a) > 0);
         assert_eq!(h.score(Color::White, a), 0);
     }

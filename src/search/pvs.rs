@@ -300,6 +300,12 @@ impl<'a> Worker<'a> {
         }
         let me = self.board.side_to_move();
         let killers = self.hist.killers(ply);
+        let prev = self.board.last_move().unwrap_or(Pos::NONE);
+        let counter = if USE_COUNTER_MOVE {
+            self.hist.counter(me, prev)
+        } else {
+            Pos::NONE
+        };
         for m in moves.iter_mut() {
             if m.0 == tt_move {
                 m.1 += 1 << 24;
@@ -307,6 +313,8 @@ impl<'a> Worker<'a> {
                 m.1 += 300;
             } else if m.0 == killers[1] {
                 m.1 += 250;
+            } else if m.0 == counter {
+                m.1 += COUNTER_MOVE_BONUS;
             }
             m.1 += self.hist.score(me, m.0) / 64;
         }
@@ -377,7 +385,8 @@ impl<'a> Worker<'a> {
                     }
                     if score >= beta {
                         if quiet_node {
-                            self.hist.update(me, ply, depth, mv, &tried[..n_tried]);
+                            self.hist
+                                .update(me, ply, depth, prev, mv, &tried[..n_tried]);
                         }
                         break;
                     }

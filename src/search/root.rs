@@ -81,6 +81,16 @@ fn time_target(optimum: u64, maximum: Option<u64>, it: &IterationState) -> u64 {
     maximum.map_or(target, |m| target.min(m * 6 / 10))
 }
 
+/// Lazy SMP depth schedule: helper thread `id` (1, 2, ...) skips some iteration depths so that
+/// the threads spread over different depths instead of repeating each other's work. Helper 1
+/// searches the even depths, helper 2 the odd ones, later helpers pairs of depths in turn.
+fn helper_skips(id: usize, depth: i32) -> bool {
+    const SIZE: [i32; 8] = [1, 1, 2, 2, 2, 2, 3, 3];
+    const PHASE: [i32; 8] = [0, 1, 0, 1, 2, 3, 0, 1];
+    let k = (id - 1) % SIZE.len();
+    ((depth + PHASE[k]) / SIZE[k]) % 2 == 1
+}
+
 /// Runs one search; see [`super::Searcher::search`].
 pub(crate) fn search(
     tt: &TTable,
@@ -181,17 +191,30 @@ pub(crate) fn search(
     }
 
     let mut completed: Option<(Vec<RootMove>, i32)> = None;
+    // The deepest iteration any helper thread completed: (depth, root move with its line).
+    let helper_best: std::sync::Mutex<Option<(i32, RootMove)>> = std::sync::Mutex::new(None);
     std::thread::scope(|scope| {
         for id in 1..threads {
             let shared = &shared;
+            let helper_best = &helper_best;
             let mut rms = rms.clone();
             let board = board.clone();
             scope.spawn(move || {
                 let mut w = Worker::new(id, shared, &board);
-                let mut depth = 1 + (id as i32 & 1);
+                let mut depth = 1;
                 while depth <= max_depth && !w.stopped {
+                    if helper_skips(id, depth) {
+                        depth += 1;
+                        continue;
+                    }
                     w.search_root(&mut rms, -MATE, MATE, depth);
                     rms.sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                    if !w.stopped {
+                        let mut hb = helper_best.lock().unwrap_or_else(|e| e.into_inner());
+                        if hb.as_ref().is_none_or(|(d, _)| *d < depth) {
+                            *hb = Some((depth, rms[0].clone()));
+                        }
+                    }
                     depth += 1;
                 }
                 w.flush_nodes();
@@ -285,6 +308,29 @@ pub(crate) fn search(
         };
     };
     let mut chosen = 0;
+    // A helper that completed a deeper iteration than the main thread knows better, unless the
+    // main thread's answer is a proven win or several lines are wanted.
+    let helper = helper_best.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some((hdepth, hrm)) = helper {
+        if hdepth > depth && !randomize && limits.multipv <= 1 && rms[0].score < MATE_BOUND {
+            report(&SearchReport {
+                depth: hdepth as u32,
+                seldepth: hdepth as u32,
+                score: hrm.score,
+                nodes,
+                elapsed_ms: shared.elapsed_ms(),
+                pv: hrm.pv.clone(),
+                multipv: 1,
+            });
+            return SearchResult {
+                best: hrm.mv,
+                score: hrm.score,
+                depth: hdepth as u32,
+                nodes,
+                pv: hrm.pv,
+            };
+        }
+    }
     if randomize && rms[0].score.abs() < MATE_BOUND {
         let floor = rms[0].score - margin;
         let pool: Vec<usize> = (0..multipv).filter(|&i| rms[i].score >= floor).collect();
@@ -453,6 +499,16 @@ mod tests {
         let b = time_target(1000, Some(5000), &unstable);
         assert!(a < b, "{a} {b}");
         assert!(time_target(1000, Some(1000), &unstable) <= 600);
+    }
+
+    #[test]
+    fn helpers_spread_over_depths() {
+        // Helper 1 takes the even depths, helper 2 the odd ones; no helper skips everything.
+        assert!((1..20).filter(|&d| !helper_skips(1, d)).all(|d| d % 2 == 0));
+        assert!((1..20).filter(|&d| !helper_skips(2, d)).all(|d| d % 2 == 1));
+        for id in 1..40 {
+            assert!((1..10).any(|d| !helper_skips(id, d)), "helper {id}");
+        }
     }
 
     #[test]

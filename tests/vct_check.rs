@@ -1,0 +1,290 @@
+//! Soundness check of the VCT solver: every win it claims on positions from recorded games
+//! is re-proved by a brute-force verifier in which the defender tries every legal point.
+//!
+//! Run with `PENTAD_VCT_GAMES=games.jsonl cargo test --release --test vct_check -- --ignored
+//! --nocapture` on pentad-arena JSON records. The non-ignored test runs the same check on a
+//! few built-in positions.
+
+use pentad::board::{Board, Pattern4};
+use pentad::core::{Color, Pos, Rule, RuleKind};
+use pentad::search::vcf;
+use pentad::search::vct;
+
+fn legal_for(b: &Board, p: Pos, c: Color) -> bool {
+    b.is_empty(p) && !(c == Color::Black && b.rule().kind == RuleKind::Renju && b.is_forbidden(p))
+}
+
+fn has_cell(b: &Board, c: Color, p4: Pattern4) -> bool {
+    b.pattern4_count(c, p4) > 0
+}
+
+/// Attacker `att` to move: is there a win within `plies` plies against every defence?
+/// Uses fives, open fours and the (separately tested) VCF solver as the leaves, and threes
+/// and fours as the attacking moves.
+fn attacker_wins(b: &mut Board, att: Color, plies: i32, work: &mut u64) -> Option<bool> {
+    *work = work.checked_sub(1)?;
+    let def = att.opp();
+    if has_cell(b, att, Pattern4::Five) {
+        return Some(true);
+    }
+    if plies < 3 {
+        return Some(false);
+    }
+    if has_cell(b, def, Pattern4::Five) {
+        // The defender's four: the only move is its block, if there is one.
+        if b.pattern4_count(def, Pattern4::Five) > 1 {
+            return Some(false);
+        }
+        let q = b
+            .empty_points()
+            .find(|&p| b.pattern4(p, def) == Pattern4::Five)?;
+        if !legal_for(b, q, att) {
+            return Some(false);
+        }
+        b.make_move(q);
+        let r = defender_loses(b, att, plies - 1, work);
+        b.undo();
+        return r;
+    }
+    if has_cell(b, att, Pattern4::Flex4) {
+        return Some(true);
+    }
+    let mut budget = 20_000;
+    if vcf::vcf(b, att, (plies + 1) / 2, &mut budget).is_some() {
+        return Some(true);
+    }
+    if plies < 5 {
+        return Some(false);
+    }
+    let moves: Vec<Pos> = b
+        .candidates()
+        .filter(|&p| {
+            let a = b.pattern4(p, att);
+            a >= Pattern4::Flex3 && a != Pattern4::Forbid
+        })
+        .collect();
+    for m in moves {
+        b.make_move(m);
+        let r = defender_loses(b, att, plies - 1, work);
+        b.undo();
+        if r? {
+            return Some(true);
+        }
+    }
+    Some(false)
+}
+
+/// Defender to move: does every legal reply lose within `plies` plies?
+fn defender_loses(b: &mut Board, att: Color, plies: i32, work: &mut u64) -> Option<bool> {
+    let def = att.opp();
+    if has_cell(b, def, Pattern4::Five) {
+        return Some(false);
+    }
+    let replies: Vec<Pos> = b.empty_points().filter(|&p| legal_for(b, p, def)).collect();
+    if replies.is_empty() {
+        return Some(false);
+    }
+    for r in replies {
+        b.make_move(r);
+        let w = attacker_wins(b, att, plies - 1, work);
+        b.undo();
+        if !w? {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+/// Verdict on a claimed VCT win `mv` in `plies` plies: Some(true) proved, Some(false)
+/// refuted (a defence survives), None: too much work to decide.
+fn verify_claim(b: &mut Board, mv: Pos, plies: u32) -> Option<bool> {
+    let att = b.side_to_move();
+    let mut work = 400_000u64;
+    b.make_move(mv);
+    let r = defender_loses(b, att, plies as i32 - 1, &mut work);
+    b.undo();
+    r
+}
+
+fn board_of(rule: Rule, size: usize, moves: &[&str]) -> Board {
+    let mut b = Board::new(size, size, rule).unwrap();
+    for m in moves {
+        b.make_move(Pos::from_human(m).unwrap());
+    }
+    b
+}
+
+#[test]
+fn claimed_wins_on_built_in_positions_are_sound() {
+    let cases: &[(Rule, &str)] = &[
+        (Rule::FREESTYLE, "h8 a1 i8 a15 j10 o1 j11 o15"),
+        (Rule::STANDARD, "h8 a1 i8 a15 j10 o1 j11 o15"),
+        (Rule::RENJU, "h8 i9 h9 h10 i8 g8 j7 j8 g9 f10"),
+    ];
+    let mut claims = 0;
+    for &(rule, moves) in cases {
+        let ms: Vec<&str> = moves.split_whitespace().collect();
+        let mut b = board_of(rule, 15, &ms);
+        let mut budget = 100_000;
+        if let Some((mv, plies, _)) = vct::vct_root(&mut b, 9, &mut budget) {
+            claims += 1;
+            assert_ne!(
+                verify_claim(&mut b, mv, plies),
+                Some(false),
+                "{moves}: false VCT claim {mv:?} in {plies}"
+            );
+        }
+    }
+    assert!(claims >= 1);
+}
+
+#[test]
+#[ignore]
+fn claimed_wins_on_recorded_games_are_sound() {
+    let path = std::env::var("PENTAD_VCT_GAMES").expect("set PENTAD_VCT_GAMES");
+    let max_plies: u32 = std::env::var("PENTAD_VCT_PLIES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(9);
+    let text = std::fs::read_to_string(path).unwrap();
+    let (mut positions, mut claims, mut proved, mut refuted, mut unknown) = (0, 0, 0, 0, 0);
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let rule = Rule::from_name(v["rule"].as_str().unwrap()).unwrap();
+        let size = v["width"].as_u64().unwrap() as usize;
+        let moves: Vec<String> = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_string())
+            .collect();
+        let mut b = Board::new(size, size, rule).unwrap();
+        for m in &moves {
+            let p = Pos::from_human(m).unwrap();
+            if !b.is_empty(p) {
+                break;
+            }
+            positions += 1;
+            let me = b.side_to_move();
+            if !has_cell(&b, me, Pattern4::Five) && !has_cell(&b, me.opp(), Pattern4::Five) {
+                let mut budget = 1_000_000;
+                let no_vcf = vcf::vcf(&mut b, me, 30, &mut budget).is_none();
+                let mut budget = 150_000;
+                if let Some((mv, plies, line)) = no_vcf
+                    .then(|| vct::vct_root(&mut b, max_plies, &mut budget))
+                    .flatten()
+                {
+                    claims += 1;
+                    match verify_claim(&mut b, mv, plies) {
+                        Some(true) => proved += 1,
+                        Some(false) => {
+                            refuted += 1;
+                            let hist: Vec<String> =
+                                b.history().map(|(p, _)| p.to_human()).collect();
+                            println!(
+                                "REFUTED {} moves={} claim={} plies={} line={:?}",
+                                rule.name(),
+                                hist.join(" "),
+                                mv.to_human(),
+                                plies,
+                                line.iter().map(|p| p.to_human()).collect::<Vec<_>>()
+                            );
+                        }
+                        None => unknown += 1,
+                    }
+                }
+            }
+            b.make_move(p);
+        }
+    }
+    println!(
+        "positions {positions} claims {claims} proved {proved} refuted {refuted} undecided {unknown}"
+    );
+    assert_eq!(refuted, 0);
+}
+
+/// Diagnostic: for each recorded game, the first position where `PENTAD_VCT_PLAYER` (an
+/// engine name in the records) is to move and the root VCT claims a win, and the game's
+/// result.
+#[test]
+#[ignore]
+fn claims_against_game_outcomes() {
+    let path = std::env::var("PENTAD_VCT_GAMES").expect("set PENTAD_VCT_GAMES");
+    let player = std::env::var("PENTAD_VCT_PLAYER").expect("set PENTAD_VCT_PLAYER");
+    let text = std::fs::read_to_string(path).unwrap();
+    let (mut won, mut lost) = (0, 0);
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let rule = Rule::from_name(v["rule"].as_str().unwrap()).unwrap();
+        let size = v["width"].as_u64().unwrap() as usize;
+        let color = if v["black"] == player.as_str() {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let result = v["result"].as_str().unwrap();
+        let mut b = Board::new(size, size, rule).unwrap();
+        for (k, m) in v["moves"].as_array().unwrap().iter().enumerate() {
+            let p = Pos::from_human(m.as_str().unwrap()).unwrap();
+            if k >= 3 && b.side_to_move() == color {
+                let mut budget = 6_000;
+                if let Some((mv, plies, _)) = vct::vct_root(&mut b, 15, &mut budget) {
+                    let win = (result == "1-0") == (color == Color::Black) && result != "1/2-1/2";
+                    if win {
+                        won += 1;
+                    } else {
+                        lost += 1;
+                    }
+                    println!(
+                        "game {} ply {k} claim {} in {plies} (played {}) -> {result} {}",
+                        v["game"],
+                        mv.to_human(),
+                        p.to_human(),
+                        if win { "won" } else { "LOST" }
+                    );
+                    break;
+                }
+            }
+            b.make_move(p);
+        }
+    }
+    println!("claimed and won {won}, claimed and lost {lost}");
+}
+
+/// Diagnostic: what the root VCT costs per call (time and nodes) with a given node budget
+/// (`PENTAD_VCT_BUDGET`, default 5200) on the recorded positions.
+#[test]
+#[ignore]
+fn cost_per_call() {
+    let path = std::env::var("PENTAD_VCT_GAMES").expect("set PENTAD_VCT_GAMES");
+    let budget0: u64 = std::env::var("PENTAD_VCT_BUDGET")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5200);
+    let text = std::fs::read_to_string(path).unwrap();
+    let (mut calls, mut nodes, mut found) = (0u64, 0u64, 0u64);
+    let t = std::time::Instant::now();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let rule = Rule::from_name(v["rule"].as_str().unwrap()).unwrap();
+        let size = v["width"].as_u64().unwrap() as usize;
+        let mut b = Board::new(size, size, rule).unwrap();
+        for m in v["moves"].as_array().unwrap() {
+            let p = Pos::from_human(m.as_str().unwrap()).unwrap();
+            let mut budget = budget0;
+            calls += 1;
+            if vct::vct_root(&mut b, 15, &mut budget).is_some() {
+                found += 1;
+            }
+            nodes += budget0 - budget;
+            b.make_move(p);
+        }
+    }
+    let us = t.elapsed().as_micros() as u64;
+    println!(
+        "calls {calls} found {found} avg nodes {} avg us {} ns/node {}",
+        nodes / calls,
+        us / calls,
+        us * 1000 / nodes.max(1)
+    );
+}
