@@ -86,7 +86,9 @@ fn stop_flag_ends_the_search_quickly() {
         let t0 = Instant::now();
         let r = std::thread::scope(|s| {
             let searcher = &mut searcher;
-            let h = s.spawn(|| searcher.search(&board, &limits, &stop, &mut |_| {}));
+            // The board (with its per-position renju memo) is not Sync: the thread gets a copy.
+            let (b, limits, stop_ref) = (board.clone(), &limits, &stop);
+            let h = s.spawn(move || searcher.search(&b, limits, stop_ref, &mut |_| {}));
             std::thread::sleep(std::time::Duration::from_millis(30));
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
             h.join().expect("search thread")
