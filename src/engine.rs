@@ -66,8 +66,8 @@ pub fn limits_for(s: &Settings, board: &Board) -> SearchLimits {
         timeout_match_ms: s.timeout_match_ms,
         time_left_ms: s.time_left_ms,
     };
-    let (optimum_ms, maximum_ms) =
-        TimeManager::new(&tc, board.empty_count(), board.stone_count()).limits();
+    let tm = TimeManager::new(&tc, board.empty_count(), board.stone_count());
+    let (optimum_ms, maximum_ms) = tm.limits();
     SearchLimits {
         optimum_ms,
         maximum_ms,
@@ -77,6 +77,7 @@ pub fn limits_for(s: &Settings, board: &Board) -> SearchLimits {
         multipv: 1,
         threads: s.threads.max(1),
         randomize_seed: (s.game_type == 0).then(random_seed),
+        turn_bound: tm.turn_bound(),
         ..SearchLimits::default()
     }
 }

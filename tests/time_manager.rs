@@ -329,3 +329,27 @@ fn unstable_game_keeps_time_in_hand() {
         assert!(low > 0, "{turn:?}/{matc}: {low} ms at own move {at}");
     }
 }
+
+#[test]
+fn turn_bound_only_when_the_turn_limit_sets_the_maximum() {
+    let tm = |turn: i64, game: i64, left: Option<i64>| {
+        TimeManager::new(
+            &TimeControl {
+                timeout_turn_ms: Some(turn),
+                timeout_match_ms: game,
+                time_left_ms: left,
+            },
+            200,
+            25,
+        )
+    };
+    // No game clock: the turn limit binds.
+    assert!(tm(200, 0, None).turn_bound());
+    // A roomy clock (Gomocup freestyle 30 s turn / 180 s game early on) binds, not the turn.
+    assert!(!tm(30_000, 180_000, Some(180_000)).turn_bound());
+    // 0.5 s a move with 1000 s for the game: the turn binds.
+    assert!(tm(500, 1_000_000, Some(1_000_000)).turn_bound());
+    // Instant answers and analysis mode are not turn bound.
+    assert!(!tm(0, 0, None).turn_bound());
+    assert!(!TimeManager::infinite().turn_bound());
+}

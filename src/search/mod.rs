@@ -54,6 +54,9 @@ pub struct SearchLimits {
     pub threads: usize,
     /// When set, choose among near-best moves at random with this seed (game_type 0).
     pub randomize_seed: Option<u64>,
+    /// The turn limit binds, not the game clock: unused time is lost, so deepen until the
+    /// next iteration could not finish instead of stopping early on a stable best move.
+    pub turn_bound: bool,
 }
 
 impl Default for SearchLimits {
@@ -67,6 +70,7 @@ impl Default for SearchLimits {
             multipv: 1,
             threads: 1,
             randomize_seed: None,
+            turn_bound: false,
         }
     }
 }

@@ -32,6 +32,9 @@ pub const QVCF_NODES: u64 = 300;
 pub const ROOT_VCF_DEPTH: i32 = 30;
 /// Node budget of the root VCF solver.
 pub const ROOT_VCF_NODES: u64 = 200_000;
+/// With a binding turn limit, no new iteration starts past this share (percent) of the
+/// maximum time.
+pub const TURN_BOUND_DEEPEN_PCT: u64 = 45;
 /// Ordering bonus of the counter move (killers get 300 and 250).
 pub const COUNTER_MOVE_BONUS: i32 = 200;
 /// History bonus cap.

@@ -60,6 +60,8 @@ pub(crate) struct Worker<'a> {
     evals: Vec<Score>,
     /// Depth of the current root iteration.
     pub root_depth: i32,
+    /// Root moves the last `search_root` call finished (a prefix of its list).
+    pub root_completed: usize,
 }
 
 impl<'a> Worker<'a> {
@@ -81,6 +83,7 @@ impl<'a> Worker<'a> {
             move_bufs: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             evals: vec![0; MAX_PLY + 2],
             root_depth: 0,
+            root_completed: 0,
         }
     }
 
@@ -154,6 +157,7 @@ impl<'a> Worker<'a> {
         depth: i32,
     ) -> Score {
         self.root_depth = depth;
+        self.root_completed = 0;
         let mut best = -MATE;
         for i in 0..rms.len() {
             let mv = rms[i].mv;
@@ -181,6 +185,7 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 break;
             }
+            self.root_completed = i + 1;
             if i == 0 || score > alpha {
                 rms[i].score = score;
                 let mut line = vec![mv];

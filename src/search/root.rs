@@ -68,7 +68,14 @@ fn strength_caps(strength: u8) -> (i32, u64, Score) {
 /// When to stop deepening: the optimum scaled down while the best move is stable, up while
 /// it changes or the score falls, never past 60% of the maximum (the next iteration would
 /// not finish).
-fn time_target(optimum: u64, maximum: Option<u64>, it: &IterationState) -> u64 {
+fn time_target(optimum: u64, maximum: Option<u64>, it: &IterationState, turn_bound: bool) -> u64 {
+    if turn_bound {
+        // Unused time is lost: go on while the next iteration has a fair chance to finish
+        // (a partly searched one still counts, see `partial_best`).
+        if let Some(m) = maximum {
+            return m * TURN_BOUND_DEEPEN_PCT / 100;
+        }
+    }
     let stability = match it.best_move_changes() {
         0 if it.depth() >= 6 => 0.5,
         0 => 0.7,
@@ -79,6 +86,15 @@ fn time_target(optimum: u64, maximum: Option<u64>, it: &IterationState) -> u64 {
     let falling = 1.0 + f64::from(it.score_drop().clamp(0, 200)) / 200.0;
     let target = (optimum as f64 * 0.6 * stability * falling) as u64;
     maximum.map_or(target, |m| target.min(m * 6 / 10))
+}
+
+/// The usable result of an iteration stopped part-way: `searched` are the root moves it
+/// finished, in search order (the previous best first). The best of them counts when its
+/// score beat the window's lower end `alpha` (an exact score or a fail-high); a fail-low of
+/// every finished move says nothing new.
+fn partial_best(searched: &[RootMove], alpha: Score) -> Option<RootMove> {
+    let best = searched.iter().max_by_key(|rm| rm.score)?;
+    (best.score > alpha && best.score > -MATE).then(|| best.clone())
 }
 
 /// Lazy SMP depth schedule: helper thread `id` (1, 2, ...) skips some iteration depths so that
@@ -191,6 +207,8 @@ pub(crate) fn search(
     }
 
     let mut completed: Option<(Vec<RootMove>, i32)> = None;
+    // The best root move of the main thread's interrupted last iteration, when it is known.
+    let mut partial: Option<RootMove> = None;
     // The deepest iteration any helper thread completed: (depth, root move with its line).
     let helper_best: std::sync::Mutex<Option<(i32, RootMove)>> = std::sync::Mutex::new(None);
     std::thread::scope(|scope| {
@@ -235,6 +253,9 @@ pub(crate) fn search(
                 loop {
                     w.seldepth = 0;
                     let score = w.search_root(&mut rms[pv_idx..], alpha, beta, depth);
+                    if w.stopped && pv_idx == 0 && multipv == 1 {
+                        partial = partial_best(&rms[..w.root_completed], alpha);
+                    }
                     rms[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                     if w.stopped {
                         break;
@@ -287,7 +308,8 @@ pub(crate) fn search(
             }
             iters.record(depth as u32, rms[0].mv, best);
             if let Some(opt) = limits.optimum_ms {
-                if shared.elapsed_ms() >= time_target(opt, limits.maximum_ms, &iters) {
+                let target = time_target(opt, limits.maximum_ms, &iters, limits.turn_bound);
+                if shared.elapsed_ms() >= target {
                     break;
                 }
             }
@@ -308,6 +330,27 @@ pub(crate) fn search(
         };
     };
     let mut chosen = 0;
+    // The interrupted iteration already found a better move than the completed one's.
+    if let Some(p) = partial {
+        if p.mv != rms[0].mv && rms[0].score < MATE_BOUND && !randomize {
+            report(&SearchReport {
+                depth: depth as u32 + 1,
+                seldepth: depth as u32 + 1,
+                score: p.score,
+                nodes,
+                elapsed_ms: shared.elapsed_ms(),
+                pv: p.pv.clone(),
+                multipv: 1,
+            });
+            return SearchResult {
+                best: p.mv,
+                score: p.score,
+                depth: depth as u32 + 1,
+                nodes,
+                pv: p.pv,
+            };
+        }
+    }
     // A helper that completed a deeper iteration than the main thread knows better, unless the
     // main thread's answer is a proven win or several lines are wanted.
     let helper = helper_best.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -495,10 +538,34 @@ mod tests {
             stable.record(d, Pos::new(7, 7), 10);
             unstable.record(d, Pos::new(7 + (d as usize % 2), 7), 10);
         }
-        let a = time_target(1000, Some(5000), &stable);
-        let b = time_target(1000, Some(5000), &unstable);
+        let a = time_target(1000, Some(5000), &stable, false);
+        let b = time_target(1000, Some(5000), &unstable, false);
         assert!(a < b, "{a} {b}");
-        assert!(time_target(1000, Some(1000), &unstable) <= 600);
+        assert!(time_target(1000, Some(1000), &unstable, false) <= 600);
+        // A binding turn limit: the same share of the maximum whatever the stability.
+        let t = time_target(1000, Some(5000), &stable, true);
+        assert_eq!(t, time_target(1000, Some(5000), &unstable, true));
+        assert!(t > b && t < 5000, "{t}");
+    }
+
+    #[test]
+    fn partial_iteration_counts_only_above_alpha() {
+        let rm = |x: usize, score: Score| RootMove {
+            mv: Pos::new(x, 0),
+            score,
+            prev_score: 0,
+            pv: vec![Pos::new(x, 0)],
+        };
+        // The previous best (first) failed low, another move beat alpha: take it.
+        let got = partial_best(&[rm(1, -MATE), rm(2, 40)], 10).unwrap();
+        assert_eq!(got.mv, Pos::new(2, 0));
+        // Everything finished failed low, or nothing finished: no information.
+        assert!(partial_best(&[rm(1, -MATE), rm(2, -MATE)], 10).is_none());
+        assert!(partial_best(&[rm(1, 5)], 10).is_none());
+        assert!(partial_best(&[], 10).is_none());
+        // The best of several finished moves.
+        let got = partial_best(&[rm(1, 20), rm(2, 30), rm(3, 25)], 10).unwrap();
+        assert_eq!(got.mv, Pos::new(2, 0));
     }
 
     #[test]

@@ -175,6 +175,9 @@ pub struct TimeManager {
     optimum: u64,
     maximum: u64,
     infinite: bool,
+    /// The turn limit, not the game clock, sets the maximum: time left unused is not banked
+    /// for later moves, so the search should use most of it.
+    turn_bound: bool,
 }
 
 /// Budget from a single limit that must not be exceeded (turn or game), for the instant case:
@@ -196,6 +199,7 @@ impl TimeManager {
                 optimum: u64::MAX,
                 maximum: u64::MAX,
                 infinite: true,
+                turn_bound: false,
             };
         }
 
@@ -212,6 +216,7 @@ impl TimeManager {
             }
         };
 
+        let turn_maximum = maximum;
         // Game clock.
         if let Some(left) = game_left {
             let mtg = moves_to_go(empty_cells, move_number);
@@ -233,7 +238,15 @@ impl TimeManager {
             optimum: optimum.min(maximum),
             maximum,
             infinite: false,
+            // The game clock leaves the turn's own maximum untouched: it does not bind.
+            turn_bound: turn > 0 && maximum == turn_maximum && optimum > 0,
         }
+    }
+
+    /// True when the turn limit alone sets this move's maximum (the game clock, if any, allows
+    /// more): time saved now is not available later.
+    pub fn turn_bound(&self) -> bool {
+        self.turn_bound
     }
 
     /// A manager that never stops on time (analysis; also for tests and benches).
@@ -242,6 +255,7 @@ impl TimeManager {
             optimum: u64::MAX,
             maximum: u64::MAX,
             infinite: true,
+            turn_bound: false,
         }
     }
 
