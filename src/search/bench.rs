@@ -63,6 +63,7 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
     for (i, &(rule, size, moves)) in POSITIONS.iter().enumerate() {
         let board = board_from_moves(rule, size, moves)?;
         searcher.clear_hash();
+        searcher.wait_hash_ready();
         let t = Instant::now();
         let r = searcher.search(&board, &limits, &stop, &mut |_| {});
         let ms = t.elapsed().as_millis();

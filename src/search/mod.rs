@@ -137,6 +137,11 @@ impl Searcher {
         self.tt.clear();
     }
 
+    /// Waits until every page of the table is resident (see `tt::prefault`); for benchmarks.
+    pub fn wait_hash_ready(&mut self) {
+        self.tt.wait_prefault();
+    }
+
     /// Searches `board` for the side to move. Returns by `limits.maximum_ms`, or soon after
     /// `stop` becomes true. `report` is called after each completed iteration (once per line
     /// when multi-PV). The best move is legal whenever a legal move exists, even if stopped

@@ -4,7 +4,9 @@
 //! write (two threads storing at once) makes the check fail, so a probe never returns data
 //! belonging to another position. Shared by all Lazy-SMP threads through `&TTable`.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+use std::thread::JoinHandle;
 
 use crate::core::Pos;
 
@@ -60,9 +62,8 @@ struct Entry {
     data: AtomicU64,
 }
 
-/// `n` zeroed entries straight from the allocator: the pages stay untouched (and cost no
-/// resident memory) until used, so even a huge table is created at once. Halves the count
-/// until the allocation succeeds; `None` if even one bucket cannot be had.
+/// `n` zeroed entries straight from the allocator (fresh pages need no explicit zeroing).
+/// Halves the count until the allocation succeeds; `None` if even one bucket cannot be had.
 fn zeroed_entries(mut n: usize) -> Option<Box<[Entry]>> {
     use std::alloc::{alloc_zeroed, Layout};
     while n >= BUCKET_ENTRIES {
@@ -82,6 +83,37 @@ fn zeroed_entries(mut n: usize) -> Option<Box<[Entry]>> {
         n /= 2;
     }
     None
+}
+
+/// Writes one entry of every 4 KiB page so that all pages are resident before the search
+/// needs them, stopping early when `cancel` is set. Left lazy, the first probe of a page maps
+/// the shared zero page and the first store then replaces it, which flushes that page from
+/// every core running a search thread: with two threads on this 2-core VM those cross-core
+/// flushes took about 40 % of the CPU time and made two threads slower than one. Runs on its
+/// own thread right after the allocation (about 0.4 ms per MiB), so neither START nor the
+/// first move waits for it.
+fn prefault(table: &Table, cancel: &AtomicBool) {
+    const PAGE_ENTRIES: usize = 4096 / ENTRY_BYTES;
+    for (i, e) in table.entries.iter().step_by(PAGE_ENTRIES).enumerate() {
+        if i % 256 == 0 && cancel.load(Relaxed) {
+            return;
+        }
+        // A write that keeps the value: a search storing meanwhile loses nothing, so the
+        // search result never depends on how far the prefault got. (`black_box` keeps the
+        // compiler from turning the idempotent add into a plain load, which faults nothing.)
+        e.data.fetch_add(std::hint::black_box(0), Relaxed);
+    }
+}
+
+/// The entries, shared with the thread that prefaults them.
+struct Table {
+    entries: Box<[Entry]>,
+}
+
+impl Drop for TTable {
+    fn drop(&mut self) {
+        self.stop_prefault();
+    }
 }
 
 // data layout: move u16 | value i16 << 16 | eval i16 << 32 | depth u8 << 48 | bound 2 bits << 56 | age 6 bits << 58
@@ -116,9 +148,12 @@ fn unpack(data: u64) -> (TtHit, u8) {
 
 /// The shared hash table.
 pub struct TTable {
-    entries: Box<[Entry]>,
+    table: Arc<Table>,
     buckets: usize,
     age: AtomicU64,
+    /// Tells the prefault thread to stop (the table is being replaced or dropped).
+    cancel: Arc<AtomicBool>,
+    prefaulter: Option<JoinHandle<()>>,
 }
 
 impl TTable {
@@ -128,11 +163,35 @@ impl TTable {
         let entries = zeroed_entries(buckets * BUCKET_ENTRIES)
             .unwrap_or_else(|| std::alloc::handle_alloc_error(std::alloc::Layout::new::<Entry>()));
         let buckets = entries.len() / BUCKET_ENTRIES;
+        let table = Arc::new(Table { entries });
+        let cancel = Arc::new(AtomicBool::new(false));
+        let prefaulter = {
+            let (table, cancel) = (Arc::clone(&table), Arc::clone(&cancel));
+            std::thread::Builder::new()
+                .name("pentad-tt-prefault".into())
+                .spawn(move || prefault(&table, &cancel))
+                .ok()
+        };
         TTable {
-            entries,
+            table,
             buckets,
             age: AtomicU64::new(0),
+            cancel,
+            prefaulter,
         }
+    }
+
+    /// Waits until every page is resident (tests and benchmarks; searches need not wait).
+    pub fn wait_prefault(&mut self) {
+        if let Some(h) = self.prefaulter.take() {
+            let _ = h.join();
+        }
+    }
+
+    /// Stops and joins the prefault thread.
+    fn stop_prefault(&mut self) {
+        self.cancel.store(true, Relaxed);
+        self.wait_prefault();
     }
 
     /// Bytes the entries occupy.
@@ -142,15 +201,18 @@ impl TTable {
 
     /// Resizes to about `bytes` bytes; the contents are lost.
     pub fn resize(&mut self, bytes: usize) {
+        self.stop_prefault();
+        // Free the old table first so that both never coexist.
+        self.table = Arc::new(Table {
+            entries: Box::new([]),
+        });
         *self = TTable::new(bytes);
     }
 
-    /// Empties the table (fresh zeroed memory: no page is touched).
+    /// Empties the table (fresh zeroed memory, prefaulted as in [`TTable::new`]).
     pub fn clear(&mut self) {
         let bytes = self.bytes();
-        // Free the old table first so that both never coexist.
-        self.entries = Box::new([]);
-        *self = TTable::new(bytes);
+        self.resize(bytes);
     }
 
     /// Starts a new search: older entries become preferred victims.
@@ -172,7 +234,7 @@ impl TTable {
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtHit> {
         let b = self.bucket(key);
-        for e in &self.entries[b..b + BUCKET_ENTRIES] {
+        for e in &self.table.entries[b..b + BUCKET_ENTRIES] {
             let data = e.data.load(Relaxed);
             if data != 0 && e.check.load(Relaxed) ^ data == key {
                 return Some(unpack(data).0);
@@ -194,7 +256,7 @@ impl TTable {
     ) {
         let age = self.current_age();
         let b = self.bucket(key);
-        let bucket = &self.entries[b..b + BUCKET_ENTRIES];
+        let bucket = &self.table.entries[b..b + BUCKET_ENTRIES];
         let mut victim = 0;
         let mut worst = i32::MAX;
         for (i, e) in bucket.iter().enumerate() {
@@ -234,8 +296,8 @@ impl TTable {
     /// Permille of the first 1000 entries used by the current search (for reports).
     pub fn hashfull(&self) -> u32 {
         let age = self.current_age();
-        let n = self.entries.len().min(1000);
-        let used = self.entries[..n]
+        let n = self.table.entries.len().min(1000);
+        let used = self.table.entries[..n]
             .iter()
             .filter(|e| {
                 let d = e.data.load(Relaxed);
