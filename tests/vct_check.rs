@@ -114,6 +114,35 @@ fn board_of(rule: Rule, size: usize, moves: &[&str]) -> Board {
     b
 }
 
+/// One recorded game of a pentad-arena JSON-lines file (`PENTAD_VCT_GAMES`): an empty board
+/// of its rule and size, and its moves.
+struct Recorded {
+    board: Board,
+    moves: Vec<Pos>,
+}
+
+fn recorded_games() -> Vec<Recorded> {
+    let path = std::env::var("PENTAD_VCT_GAMES").expect("set PENTAD_VCT_GAMES");
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let rule = Rule::from_name(v["rule"].as_str().unwrap()).unwrap();
+            let size = v["width"].as_u64().unwrap() as usize;
+            let moves = v["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| Pos::from_human(m.as_str().unwrap()).unwrap())
+                .collect();
+            Recorded {
+                board: Board::new(size, size, rule).unwrap(),
+                moves,
+            }
+        })
+        .collect()
+}
+
 #[test]
 fn claimed_wins_on_built_in_positions_are_sound() {
     let cases: &[(Rule, &str)] = &[
@@ -141,26 +170,15 @@ fn claimed_wins_on_built_in_positions_are_sound() {
 #[test]
 #[ignore]
 fn claimed_wins_on_recorded_games_are_sound() {
-    let path = std::env::var("PENTAD_VCT_GAMES").expect("set PENTAD_VCT_GAMES");
     let max_plies: u32 = std::env::var("PENTAD_VCT_PLIES")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(9);
-    let text = std::fs::read_to_string(path).unwrap();
     let (mut positions, mut claims, mut proved, mut refuted, mut unknown) = (0, 0, 0, 0, 0);
-    for line in text.lines() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let rule = Rule::from_name(v["rule"].as_str().unwrap()).unwrap();
-        let size = v["width"].as_u64().unwrap() as usize;
-        let moves: Vec<String> = v["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m.as_str().unwrap().to_string())
-            .collect();
-        let mut b = Board::new(size, size, rule).unwrap();
-        for m in &moves {
-            let p = Pos::from_human(m).unwrap();
+    for game in recorded_games() {
+        let mut b = game.board;
+        let rule = b.rule();
+        for &p in &game.moves {
             if !b.is_empty(p) {
                 break;
             }
@@ -203,74 +221,20 @@ fn claimed_wins_on_recorded_games_are_sound() {
     assert_eq!(refuted, 0);
 }
 
-/// Diagnostic: for each recorded game, the first position where `PENTAD_VCT_PLAYER` (an
-/// engine name in the records) is to move and the root VCT claims a win, and the game's
-/// result.
-#[test]
-#[ignore]
-fn claims_against_game_outcomes() {
-    let path = std::env::var("PENTAD_VCT_GAMES").expect("set PENTAD_VCT_GAMES");
-    let player = std::env::var("PENTAD_VCT_PLAYER").expect("set PENTAD_VCT_PLAYER");
-    let text = std::fs::read_to_string(path).unwrap();
-    let (mut won, mut lost) = (0, 0);
-    for line in text.lines() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let rule = Rule::from_name(v["rule"].as_str().unwrap()).unwrap();
-        let size = v["width"].as_u64().unwrap() as usize;
-        let color = if v["black"] == player.as_str() {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let result = v["result"].as_str().unwrap();
-        let mut b = Board::new(size, size, rule).unwrap();
-        for (k, m) in v["moves"].as_array().unwrap().iter().enumerate() {
-            let p = Pos::from_human(m.as_str().unwrap()).unwrap();
-            if k >= 3 && b.side_to_move() == color {
-                let mut budget = 6_000;
-                if let Some((mv, plies, _)) = vct::vct_root(&mut b, 15, &mut budget) {
-                    let win = (result == "1-0") == (color == Color::Black) && result != "1/2-1/2";
-                    if win {
-                        won += 1;
-                    } else {
-                        lost += 1;
-                    }
-                    println!(
-                        "game {} ply {k} claim {} in {plies} (played {}) -> {result} {}",
-                        v["game"],
-                        mv.to_human(),
-                        p.to_human(),
-                        if win { "won" } else { "LOST" }
-                    );
-                    break;
-                }
-            }
-            b.make_move(p);
-        }
-    }
-    println!("claimed and won {won}, claimed and lost {lost}");
-}
-
 /// Diagnostic: what the root VCT costs per call (time and nodes) with a given node budget
 /// (`PENTAD_VCT_BUDGET`, default 5200) on the recorded positions.
 #[test]
 #[ignore]
 fn cost_per_call() {
-    let path = std::env::var("PENTAD_VCT_GAMES").expect("set PENTAD_VCT_GAMES");
     let budget0: u64 = std::env::var("PENTAD_VCT_BUDGET")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(5200);
-    let text = std::fs::read_to_string(path).unwrap();
     let (mut calls, mut nodes, mut found) = (0u64, 0u64, 0u64);
     let t = std::time::Instant::now();
-    for line in text.lines() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let rule = Rule::from_name(v["rule"].as_str().unwrap()).unwrap();
-        let size = v["width"].as_u64().unwrap() as usize;
-        let mut b = Board::new(size, size, rule).unwrap();
-        for m in v["moves"].as_array().unwrap() {
-            let p = Pos::from_human(m.as_str().unwrap()).unwrap();
+    for game in recorded_games() {
+        let mut b = game.board;
+        for &p in &game.moves {
             let mut budget = budget0;
             calls += 1;
             if vct::vct_root(&mut b, 15, &mut budget).is_some() {

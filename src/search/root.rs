@@ -322,22 +322,7 @@ pub(crate) fn search(
     // The interrupted iteration already found a better move than the completed one's.
     if let Some(p) = partial {
         if p.mv != rms[0].mv && rms[0].score < MATE_BOUND && !randomize {
-            report(&SearchReport {
-                depth: depth as u32 + 1,
-                seldepth: depth as u32 + 1,
-                score: p.score,
-                nodes,
-                elapsed_ms: shared.elapsed_ms(),
-                pv: p.pv.clone(),
-                multipv: 1,
-            });
-            return SearchResult {
-                best: p.mv,
-                score: p.score,
-                depth: depth as u32 + 1,
-                nodes,
-                pv: p.pv,
-            };
+            return final_line(report, p, depth as u32 + 1, nodes, shared.elapsed_ms());
         }
     }
     // A helper that completed a deeper iteration than the main thread knows better, unless the
@@ -345,22 +330,7 @@ pub(crate) fn search(
     let helper = helper_best.into_inner().unwrap_or_else(|e| e.into_inner());
     if let Some((hdepth, hrm)) = helper {
         if hdepth > depth && !randomize && limits.multipv <= 1 && rms[0].score < MATE_BOUND {
-            report(&SearchReport {
-                depth: hdepth as u32,
-                seldepth: hdepth as u32,
-                score: hrm.score,
-                nodes,
-                elapsed_ms: shared.elapsed_ms(),
-                pv: hrm.pv.clone(),
-                multipv: 1,
-            });
-            return SearchResult {
-                best: hrm.mv,
-                score: hrm.score,
-                depth: hdepth as u32,
-                nodes,
-                pv: hrm.pv,
-            };
+            return final_line(report, hrm, hdepth as u32, nodes, shared.elapsed_ms());
         }
     }
     if randomize && rms[0].score.abs() < MATE_BOUND {
@@ -391,22 +361,44 @@ fn proven_win(
     start: Instant,
     pv: Vec<Pos>,
 ) -> SearchResult {
-    let score = mate_in(plies as usize);
-    report(&SearchReport {
-        depth: plies,
-        seldepth: plies,
-        score,
+    let line = RootMove {
+        mv: best,
+        score: mate_in(plies as usize),
+        prev_score: -MATE,
+        pv,
+    };
+    final_line(
+        report,
+        line,
+        plies,
         nodes,
-        elapsed_ms: start.elapsed().as_millis() as u64,
-        pv: pv.clone(),
+        start.elapsed().as_millis() as u64,
+    )
+}
+
+/// Reports `line` as the search's last word (one line at `depth`) and makes it the result.
+fn final_line(
+    report: &mut dyn FnMut(&SearchReport),
+    line: RootMove,
+    depth: u32,
+    nodes: u64,
+    elapsed_ms: u64,
+) -> SearchResult {
+    report(&SearchReport {
+        depth,
+        seldepth: depth,
+        score: line.score,
+        nodes,
+        elapsed_ms,
+        pv: line.pv.clone(),
         multipv: 1,
     });
     SearchResult {
-        best,
-        score,
-        depth: plies,
+        best: line.mv,
+        score: line.score,
+        depth,
         nodes,
-        pv,
+        pv: line.pv,
     }
 }
 
