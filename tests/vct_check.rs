@@ -121,6 +121,14 @@ struct Recorded {
     moves: Vec<Pos>,
 }
 
+/// A number from the environment variable `name`, else `default`.
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 fn recorded_games() -> Vec<Recorded> {
     let path = std::env::var("PENTAD_VCT_GAMES").expect("set PENTAD_VCT_GAMES");
     let text = std::fs::read_to_string(path).unwrap();
@@ -170,10 +178,7 @@ fn claimed_wins_on_built_in_positions_are_sound() {
 #[test]
 #[ignore]
 fn claimed_wins_on_recorded_games_are_sound() {
-    let max_plies: u32 = std::env::var("PENTAD_VCT_PLIES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(9);
+    let max_plies = env_or("PENTAD_VCT_PLIES", 9) as u32;
     let (mut positions, mut claims, mut proved, mut refuted, mut unknown) = (0, 0, 0, 0, 0);
     for game in recorded_games() {
         let mut b = game.board;
@@ -226,10 +231,7 @@ fn claimed_wins_on_recorded_games_are_sound() {
 #[test]
 #[ignore]
 fn cost_per_call() {
-    let budget0: u64 = std::env::var("PENTAD_VCT_BUDGET")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(5200);
+    let budget0 = env_or("PENTAD_VCT_BUDGET", 5200);
     let (mut calls, mut nodes, mut found) = (0u64, 0u64, 0u64);
     let t = std::time::Instant::now();
     for game in recorded_games() {
