@@ -1,180 +1,16 @@
-//! Generator of `tests/data/tactics.txt` (run with `--ignored`), with an independent naive
-//! VCF solver that uses only `is_win_move`, `is_forbidden` and move/undo (no pattern tables),
-//! so the tactical answers do not depend on the code under test.
+//! Generator of `tests/data/tactics.txt` from random games (run with `--ignored`): wins in one,
+//! must-blocks, VCFs, renju forbidden-point cases and VCTs, each proved with the independent naive
+//! solver of `tests/common/naive_vcf.rs`. The long constructed chains come from
+//! `tests/tactics_chains_gen.rs`.
 
+#[path = "common/naive_vcf.rs"]
+mod naive_vcf;
+
+use naive_vcf::*;
 use pentad::board::Board;
-use pentad::core::{Color, Pos, Rule, RuleKind};
+use pentad::core::{Color, Pos, Rule};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-
-const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
-
-fn renju_black(b: &Board, c: Color) -> bool {
-    c == Color::Black && b.rule().kind == RuleKind::Renju
-}
-
-/// Can `c` legally play empty `p`?
-fn legal_for(b: &Board, p: Pos, c: Color) -> bool {
-    b.is_empty(p) && !(renju_black(b, c) && !b.is_win_move(p, c) && b.is_forbidden(p))
-}
-
-/// Cells where `c` would win now.
-fn fives(b: &Board, c: Color) -> Vec<Pos> {
-    b.empty_points().filter(|&p| b.is_win_move(p, c)).collect()
-}
-
-/// Five cells of `c` on the lines through `m`, within 4 steps.
-fn fives_near(b: &Board, m: Pos, c: Color) -> Vec<Pos> {
-    let mut v = Vec::new();
-    for (dx, dy) in DIRS {
-        for k in [-4, -3, -2, -1, 1, 2, 3, 4] {
-            if let Some(q) = b.pos(m.x() as i32 + dx * k, m.y() as i32 + dy * k) {
-                if b.is_empty(q) && b.is_win_move(q, c) && !v.contains(&q) {
-                    v.push(q);
-                }
-            }
-        }
-    }
-    v
-}
-
-/// Naive VCF: does the attacker (side to move) win with at most `fours` fours?
-pub fn naive_vcf(b: &mut Board, fours: u32, use_forbidden: bool, budget: &mut u64) -> bool {
-    if *budget == 0 {
-        return false;
-    }
-    *budget -= 1;
-    let att = b.side_to_move();
-    let def = att.opp();
-    if !fives(b, att).is_empty() {
-        return true;
-    }
-    if fours == 0 {
-        return false;
-    }
-    let dfives = fives(b, def);
-    if dfives.len() >= 2 {
-        return false;
-    }
-    let cands: Vec<Pos> = if dfives.len() == 1 {
-        dfives
-    } else {
-        b.empty_points().filter(|&p| b.is_candidate(p, 2)).collect()
-    };
-    for m in cands {
-        if use_forbidden && !legal_for(b, m, att) {
-            continue;
-        }
-        b.make_move(m);
-        let f = fives_near(b, m, att);
-        let won = if f.is_empty() {
-            None
-        } else if f.len() >= 2 || (use_forbidden && !legal_for(b, f[0], def)) {
-            Some(true)
-        } else {
-            b.make_move(f[0]);
-            let r = naive_vcf(b, fours - 1, use_forbidden, budget);
-            b.undo();
-            Some(r)
-        };
-        b.undo();
-        if won == Some(true) {
-            return true;
-        }
-    }
-    false
-}
-
-/// First moves of the attacker (side to move) that win by VCF within `fours` fours.
-fn vcf_first_moves(b: &mut Board, fours: u32, use_forbidden: bool) -> Vec<Pos> {
-    let att = b.side_to_move();
-    let mut out = Vec::new();
-    let cands: Vec<Pos> = b.empty_points().filter(|&p| b.is_candidate(p, 2)).collect();
-    for m in cands {
-        if use_forbidden && !legal_for(b, m, att) {
-            continue;
-        }
-        if b.is_win_move(m, att) {
-            out.push(m);
-            continue;
-        }
-        b.make_move(m);
-        let f = fives_near(b, m, att);
-        let won = if f.is_empty() {
-            false
-        } else if f.len() >= 2 || (use_forbidden && !legal_for(b, f[0], att.opp())) {
-            true
-        } else if !fives(b, att.opp()).is_empty() {
-            false // the defender has a five of its own
-        } else {
-            b.make_move(f[0]);
-            let mut budget = 200_000;
-            let r = naive_vcf(b, fours - 1, use_forbidden, &mut budget);
-            b.undo();
-            r
-        };
-        b.undo();
-        if won {
-            out.push(m);
-        }
-    }
-    out
-}
-
-/// Shortest VCF length (in attacker fours) up to `max`, if any.
-fn shortest_vcf(b: &mut Board, max: u32, use_forbidden: bool) -> Option<u32> {
-    (1..=max).find(|&n| {
-        let mut budget = 300_000;
-        naive_vcf(b, n, use_forbidden, &mut budget)
-    })
-}
-
-fn human(moves: &[Pos]) -> String {
-    moves
-        .iter()
-        .map(|p| p.to_human())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn random_game(
-    rng: &mut StdRng,
-    rule: Rule,
-    size: usize,
-    plies: usize,
-) -> Option<(Board, Vec<Pos>)> {
-    let mut b = Board::new(size, size, rule).ok()?;
-    let mut moves = Vec::new();
-    let c = (size / 2) as i32;
-    for i in 0..plies {
-        let p = if i == 0 {
-            Pos::new(c as usize, c as usize)
-        } else {
-            let cands: Vec<Pos> = b
-                .empty_points()
-                .filter(|&p| b.is_candidate(p, 1) && b.is_legal(p))
-                .collect();
-            *cands.get(rng.gen_range(0..cands.len().max(1)))?
-        };
-        if b.is_win_move(p, b.side_to_move()) {
-            return None;
-        }
-        b.make_move(p);
-        moves.push(p);
-        if !fives(&b, b.side_to_move()).is_empty() {
-            break;
-        }
-    }
-    Some((b, moves))
-}
-
-fn rule_name(r: Rule) -> &'static str {
-    match r.kind {
-        RuleKind::Renju => "renju",
-        RuleKind::Standard => "standard",
-        _ => "freestyle",
-    }
-}
 
 #[test]
 #[ignore]
@@ -343,14 +179,6 @@ fn transform(moves: &str, n: usize, sym: usize, shift: (i32, i32)) -> String {
         .join(" ")
 }
 
-fn board_of(rule: Rule, moves: &str) -> Board {
-    let mut b = Board::new(15, 15, rule).unwrap();
-    for m in moves.split_whitespace() {
-        b.make_move(Pos::from_human(m).unwrap());
-    }
-    b
-}
-
 /// Hand-built renju positions, checked with the naive solver and printed in all symmetries.
 #[test]
 #[ignore]
@@ -391,21 +219,6 @@ fn generate_forbidden_cases() {
             }
         }
     }
-}
-
-/// Naive shortest VCF up to `max` fours: `Ok(Some(n))`, `Ok(None)` when none exists (proved
-/// within the budget), `Err(())` when the budget ran out.
-fn shortest_vcf_checked(b: &mut Board, max: u32, use_forbidden: bool) -> Result<Option<u32>, ()> {
-    for n in 1..=max {
-        let mut budget = 400_000;
-        if naive_vcf(b, n, use_forbidden, &mut budget) {
-            return Ok(Some(n));
-        }
-        if budget == 0 {
-            return Err(());
-        }
-    }
-    Ok(None)
 }
 
 /// Long VCFs (5 to 8 fours, 9 to 15 plies): random dense games screened with the engine's
