@@ -58,9 +58,17 @@ fn search_returns_by_the_hard_maximum() {
                 ..Default::default()
             };
             let stop = AtomicBool::new(false);
-            let t0 = Instant::now();
-            let r = searcher.search(&board, &limits, &stop, &mut |_| {});
-            let took = t0.elapsed().as_millis() as u64;
+            let mut timed_search = || {
+                let t0 = Instant::now();
+                let r = searcher.search(&board, &limits, &stop, &mut |_| {});
+                (r, t0.elapsed().as_millis() as u64)
+            };
+            let (mut r, mut took) = timed_search();
+            if took > MAXIMUM_MS + SLACK_MS {
+                // One retry tells a stall of the whole machine from a search that overruns.
+                eprintln!("{moves:?}: {took} ms, retrying once");
+                (r, took) = timed_search();
+            }
             worst = worst.max(took as i64 - MAXIMUM_MS as i64);
             eprintln!(
                 "threads {threads} multipv {multipv} size {size}: {took} ms depth {} nodes {}",
@@ -81,19 +89,28 @@ fn stop_flag_ends_the_search_quickly() {
     let mut searcher = Searcher::new(16 << 20);
     for &(rule, size, moves) in POSITIONS {
         let board = board_from_moves(rule, size, moves).expect("valid position");
-        let stop = AtomicBool::new(false);
         let limits = SearchLimits::default();
-        let t0 = Instant::now();
-        let r = std::thread::scope(|s| {
-            let searcher = &mut searcher;
-            // The board (with its per-position renju memo) is not Sync: the thread gets a copy.
-            let (b, limits, stop_ref) = (board.clone(), &limits, &stop);
-            let h = s.spawn(move || searcher.search(&b, limits, stop_ref, &mut |_| {}));
-            std::thread::sleep(std::time::Duration::from_millis(30));
-            stop.store(true, std::sync::atomic::Ordering::Relaxed);
-            h.join().expect("search thread")
-        });
-        let took = t0.elapsed().as_millis() as u64;
+        let mut stopped_search = || {
+            let stop = AtomicBool::new(false);
+            let t0 = Instant::now();
+            let r = std::thread::scope(|s| {
+                let searcher = &mut searcher;
+                // The board (with its per-position renju memo) is not Sync: the thread gets a
+                // copy.
+                let (b, limits, stop_ref) = (board.clone(), &limits, &stop);
+                let h = s.spawn(move || searcher.search(&b, limits, stop_ref, &mut |_| {}));
+                std::thread::sleep(std::time::Duration::from_millis(30));
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                h.join().expect("search thread")
+            });
+            (r, t0.elapsed().as_millis() as u64)
+        };
+        let (mut r, mut took) = stopped_search();
+        if took > 30 + SLACK_MS {
+            // One retry tells a stall of the whole machine from a search that ignores the flag.
+            eprintln!("{moves:?}: {took} ms after stop, retrying once");
+            (r, took) = stopped_search();
+        }
         assert!(took <= 30 + SLACK_MS, "{moves:?}: {took} ms after stop");
         assert!(board.is_legal(r.best), "{moves:?}: illegal {:?}", r.best);
     }

@@ -13,19 +13,19 @@ pub const EVAL_LIMIT: i32 = 20_000;
 
 /// Static evaluation of `board` for the side to move.
 pub fn evaluate(board: &Board) -> i32 {
-    use weights::*;
+    let w = weights::for_rule(board.rule().kind);
     let me = board.side_to_move();
     let opp = me.opp();
-    let mut s = TEMPO;
+    let mut s = w.tempo;
     for p4 in Pattern4::ALL {
         let i = p4 as usize;
-        s += CELL_ME[i] * board.pattern4_count(me, p4) as i32;
-        s -= CELL_OPP[i] * board.pattern4_count(opp, p4) as i32;
+        s += w.cell_me[i] * board.pattern4_count(me, p4) as i32;
+        s -= w.cell_opp[i] * board.pattern4_count(opp, p4) as i32;
     }
     for p in Pattern::ALL {
         let i = p as usize;
-        s += LINE_ME[i] * board.pattern_count(me, p) as i32;
-        s -= LINE_OPP[i] * board.pattern_count(opp, p) as i32;
+        s += w.line_me[i] * board.pattern_count(me, p) as i32;
+        s -= w.line_opp[i] * board.pattern_count(opp, p) as i32;
     }
     s.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }

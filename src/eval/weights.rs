@@ -4,19 +4,49 @@
 //! Flex4, Five. Order of `Pattern4`: None, Forbid, Flex2, Block3, Flex2x2, Block3Plus, Flex3,
 //! Flex3Plus, Flex3x2, Block4, Block4Plus, Block4Flex3, Flex4, Five.
 
-/// Bonus for having the move.
-pub const TEMPO: i32 = 20;
+use crate::core::RuleKind;
 
-/// Value of each per-direction pattern cell count for the side to move.
-pub const LINE_ME: [i32; 11] = [0, 0, 1, 2, 3, 6, 7, 14, 16, 30, 0];
-/// Value of each per-direction pattern cell count for the opponent.
-pub const LINE_OPP: [i32; 11] = [0, 0, 1, 2, 3, 5, 6, 11, 12, 25, 0];
+/// The evaluation's weights for one family of rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalWeights {
+    /// Bonus for having the move.
+    pub tempo: i32,
+    /// Value of each combined-pattern cell count for the side to move (Flex4/Five are wins
+    /// and handled by the search's static win check).
+    pub cell_me: [i32; 14],
+    /// Value of each combined-pattern cell count for the opponent (threats one tempo away).
+    pub cell_opp: [i32; 14],
+    /// Value of each per-direction pattern cell count for the side to move.
+    pub line_me: [i32; 11],
+    /// Value of each per-direction pattern cell count for the opponent.
+    pub line_opp: [i32; 11],
+}
 
-/// Value of each combined-pattern cell count for the side to move (Flex4/Five are wins and
-/// handled by the search's static win check).
-pub const CELL_ME: [i32; 14] = [0, 0, 4, 6, 14, 16, 20, 30, 70, 22, 36, 160, 300, 0];
-/// Value of each combined-pattern cell count for the opponent (threats one tempo away).
-pub const CELL_OPP: [i32; 14] = [0, 0, 3, 5, 10, 12, 14, 22, 50, 16, 26, 110, 130, 0];
+/// Weights for renju.
+pub const RENJU: EvalWeights = EvalWeights {
+    tempo: 15,
+    cell_me: [0, -27, -14, 3, -1, 13, 7, 46, 74, 18, 107, 160, 300, 0],
+    cell_opp: [0, -44, -14, 0, -4, 5, -2, 24, 53, 5, 77, 177, 167, 0],
+    line_me: [0, 0, 0, -2, 5, 3, 11, 5, 49, 28, 0],
+    line_opp: [0, 0, -2, -1, 5, 3, 13, 5, 59, 59, 0],
+};
+
+/// Weights for freestyle, standard and caro (no forbidden points).
+pub const GOMOKU: EvalWeights = EvalWeights {
+    tempo: 7,
+    cell_me: [0, 0, -10, 6, 6, 19, 16, 42, 62, 17, 71, 160, 300, 0],
+    cell_opp: [0, 0, -9, 2, 1, 9, 6, 31, 35, 6, 56, 171, 143, 0],
+    line_me: [0, 0, -1, 0, -1, 7, 1, 13, 35, 30, 0],
+    line_opp: [0, 0, -1, 0, 0, 7, 4, 15, 39, 44, 0],
+};
+
+/// The weight set used under `kind`.
+pub fn for_rule(kind: RuleKind) -> &'static EvalWeights {
+    match kind {
+        RuleKind::Renju => &RENJU,
+        _ => &GOMOKU,
+    }
+}
 
 /// Move ordering: value of the point for the mover's own shape (by `Pattern4`).
 pub const ORDER_ATTACK: [i32; 14] = [
