@@ -24,20 +24,20 @@ pub struct EvalWeights {
 
 /// Weights for renju.
 pub const RENJU: EvalWeights = EvalWeights {
-    tempo: 15,
-    cell_me: [0, -27, -14, 3, -1, 13, 7, 46, 74, 18, 107, 160, 300, 0],
-    cell_opp: [0, -44, -14, 0, -4, 5, -2, 24, 53, 5, 77, 177, 167, 0],
-    line_me: [0, 0, 0, -2, 5, 3, 11, 5, 49, 28, 0],
-    line_opp: [0, 0, -2, -1, 5, 3, 13, 5, 59, 59, 0],
+    tempo: 12,
+    cell_me: [0, -44, -18, 0, -9, 17, 16, 54, 73, 22, 142, 160, 300, 0],
+    cell_opp: [0, -76, -19, -2, -15, 4, -1, 28, 54, -4, 95, 226, 198, 0],
+    line_me: [0, 0, 0, -3, 7, 6, 16, 9, 67, 27, 0],
+    line_opp: [0, 0, -1, -3, 7, 6, 18, 11, 88, 88, 0],
 };
 
 /// Weights for freestyle, standard and caro (no forbidden points).
 pub const GOMOKU: EvalWeights = EvalWeights {
-    tempo: 7,
-    cell_me: [0, 0, -10, 6, 6, 19, 16, 42, 62, 17, 71, 160, 300, 0],
-    cell_opp: [0, 0, -9, 2, 1, 9, 6, 31, 35, 6, 56, 171, 143, 0],
-    line_me: [0, 0, -1, 0, -1, 7, 1, 13, 35, 30, 0],
-    line_opp: [0, 0, -1, 0, 0, 7, 4, 15, 39, 44, 0],
+    tempo: 5,
+    cell_me: [0, 0, -11, 8, 3, 24, 24, 51, 56, 27, 94, 160, 300, 0],
+    cell_opp: [0, 0, -11, 3, -3, 13, 8, 36, 26, 8, 69, 221, 165, 0],
+    line_me: [0, 0, -1, -1, 0, 9, 3, 20, 60, 30, 0],
+    line_opp: [0, 0, -2, -1, 0, 9, 7, 24, 68, 70, 0],
 };
 
 /// The weight set used under `kind`.

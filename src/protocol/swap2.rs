@@ -35,8 +35,9 @@ const SWAP2_HASH_BYTES: usize = 4 << 20;
 pub const DEFAULT_PROBE_NODES: u64 = 5_000;
 /// Wall-clock cap of one decision with the default budget, ms.
 pub const DEFAULT_MAX_MS: u64 = 3_000;
-/// Three-stone shapes searched when proposing.
-const PROPOSE_CANDIDATES: usize = 32;
+/// Three-stone shapes searched when proposing (more than there are: every shape is probed;
+/// the static evaluation alone ranks them too poorly to preselect).
+const PROPOSE_CANDIDATES: usize = 96;
 /// Stone pairs searched when balancing a three-stone position.
 const BALANCE_CANDIDATES: usize = 24;
 /// The most even candidates of the first round that are searched again, deeper.
