@@ -88,6 +88,50 @@ fn time_target(optimum: u64, maximum: Option<u64>, it: &IterationState, turn_bou
     maximum.map_or(target, |m| target.min(m * 6 / 10))
 }
 
+/// One iteration of the root search at `depth` with an aspiration window around the first
+/// move's previous score, widened until the score falls inside it; sorts `rms` best first.
+/// When `want_partial` and the search is interrupted, `partial` gets the interrupted
+/// search's better move, if it found one.
+fn aspirated_iteration(
+    w: &mut Worker,
+    rms: &mut [RootMove],
+    depth: i32,
+    want_partial: bool,
+    partial: &mut Option<RootMove>,
+) {
+    let prev = rms[0].prev_score;
+    let mut delta = ASPIRATION_DELTA;
+    let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+        ((prev - delta).max(-MATE), (prev + delta).min(MATE))
+    } else {
+        (-MATE, MATE)
+    };
+    loop {
+        w.seldepth = 0;
+        let score = w.search_root(rms, alpha, beta, depth);
+        if w.stopped && want_partial {
+            *partial = partial_best(&rms[..w.root_completed], alpha);
+        }
+        rms.sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        if w.stopped {
+            return;
+        }
+        if score <= alpha && alpha > -MATE {
+            beta = (alpha + beta) / 2;
+            alpha = (score - delta).max(-MATE);
+        } else if score >= beta && beta < MATE {
+            beta = (score + delta).min(MATE);
+        } else {
+            return;
+        }
+        delta += delta;
+        if delta > 1000 {
+            alpha = -MATE;
+            beta = MATE;
+        }
+    }
+}
+
 /// The usable result of an iteration stopped part-way: `searched` are the root moves it
 /// finished, in search order (the previous best first). The best of them counts when its
 /// score beat the window's lower end `alpha` (an exact score or a fail-high); a fail-low of
@@ -214,9 +258,11 @@ pub(crate) fn search(
                 // 37-63 in 100 renju games, 2 threads against 1.)
                 let mut depth = 1;
                 while depth <= max_depth && !w.stopped {
-                    w.search_root(&mut rms, -MATE, MATE, depth);
-                    rms.sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                    aspirated_iteration(&mut w, &mut rms, depth, false, &mut None);
                     if !w.stopped {
+                        for rm in rms.iter_mut() {
+                            rm.prev_score = rm.score;
+                        }
                         let mut hb = helper_best.lock().unwrap_or_else(|e| e.into_inner());
                         if hb.as_ref().is_none_or(|(d, _)| *d < depth) {
                             *hb = Some((depth, rms[0].clone()));
@@ -231,38 +277,14 @@ pub(crate) fn search(
         let mut iters = IterationState::new();
         for depth in 1..=max_depth {
             for pv_idx in 0..multipv {
-                let prev = rms[pv_idx].prev_score;
-                let mut delta = ASPIRATION_DELTA;
-                let (mut alpha, mut beta) =
-                    if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
-                        ((prev - delta).max(-MATE), (prev + delta).min(MATE))
-                    } else {
-                        (-MATE, MATE)
-                    };
-                loop {
-                    w.seldepth = 0;
-                    let score = w.search_root(&mut rms[pv_idx..], alpha, beta, depth);
-                    if w.stopped && pv_idx == 0 && multipv == 1 {
-                        partial = partial_best(&rms[..w.root_completed], alpha);
-                    }
-                    rms[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                    if w.stopped {
-                        break;
-                    }
-                    if score <= alpha && alpha > -MATE {
-                        beta = (alpha + beta) / 2;
-                        alpha = (score - delta).max(-MATE);
-                    } else if score >= beta && beta < MATE {
-                        beta = (score + delta).min(MATE);
-                    } else {
-                        break;
-                    }
-                    delta += delta;
-                    if delta > 1000 {
-                        alpha = -MATE;
-                        beta = MATE;
-                    }
-                }
+                let want_partial = pv_idx == 0 && multipv == 1;
+                aspirated_iteration(
+                    &mut w,
+                    &mut rms[pv_idx..],
+                    depth,
+                    want_partial,
+                    &mut partial,
+                );
                 if w.stopped {
                     break;
                 }
