@@ -353,13 +353,13 @@ pub fn play_game(slots: [&mut EngineSlot; 2], opening: &[Pos], cfg: &GameConfig)
     let mut time_left = [cfg.tc.match_ms as i64; 2];
     let mut first_request = [true; 2];
     loop {
-        if board.empty_count() == 0 {
+        if let Some(detail) = no_move_left(&board) {
             return finish(
                 &mut slots,
                 None,
                 None,
                 Reason::Draw,
-                "Draw: board full".into(),
+                detail.into(),
                 moves,
                 times_ms,
             );
@@ -534,9 +534,57 @@ pub fn play_game(slots: [&mut EngineSlot; 2], opening: &[Pos], cfg: &GameConfig)
     }
 }
 
+/// A draw's detail when the side to move has no legal move: the board is full, or (renju)
+/// every empty point left is forbidden for Black.
+fn no_move_left(board: &Board) -> Option<&'static str> {
+    if board.empty_count() == 0 {
+        Some("Draw: board full")
+    } else if !board.empty_points().any(|p| board.is_legal(p)) {
+        Some("Draw: board full for Black (every empty point is forbidden)")
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A real 224-move renju game (pentad-arena, 2 threads against 1, 0.2 s a move) whose
+    /// last empty point, k5, is forbidden for Black.
+    const NO_MOVE_FOR_BLACK: [&str; 10] = [
+        "h8 i7 j6 i6 i9 j7 g7 j10 h5 g10 h7 h6 j8 h10 i10 i8 h9 f6 f7 g8 g6 i4 i5 g5 k7 ",
+        "h4 e7 d7 f4 e8 f9 g9 l9 l8 k9 j9 k10 k8 j11 i12 k12 l13 n9 m8 l11 o8 n8 k11 n7 ",
+        "n6 j13 m10 g12 l7 i14 h15 j5 m5 n5 m9 m7 j2 i3 l4 k3 l5 l6 k4 j4 l2 l3 m3 m2 j12 ",
+        "f8 m11 m12 m4 k6 i13 l10 f10 h14 g11 h12 e11 f11 e10 d10 j3 e9 c11 i2 o1 n2 e12 ",
+        "d12 n4 o4 d11 e14 c10 f13 h11 b9 b11 a11 c9 c12 k13 i11 l12 f14 g14 n10 n11 n13 ",
+        "o14 a12 i15 j14 j15 g15 e15 d6 o5 k1 e5 f5 l14 a10 a9 n14 e4 f3 c5 e2 g4 f2 f1 ",
+        "g2 h2 c3 d2 c7 o9 k15 d5 b5 d3 d4 g1 b6 b7 a8 f15 i1 a5 a6 b14 o7 o11 o12 e13 ",
+        "b13 b3 f12 e6 a2 j1 d1 a13 c1 n15 e1 b1 c15 e3 a1 h1 l1 m1 n1 b2 c2 k2 o2 a3 g3 ",
+        "h3 n3 o3 a4 b4 c4 c6 m6 o6 a7 b8 c8 d8 d9 b10 o10 b12 n12 c13 d13 g13 h13 m13 ",
+        "o13 a14 c14 d14 l15 m14 m15 k14 a15 b15 d15 o15 ",
+    ];
+
+    #[test]
+    fn a_board_full_for_black_is_a_draw() {
+        let mut b = Board::new(15, 15, Rule::RENJU).unwrap();
+        let moves = NO_MOVE_FOR_BLACK.concat();
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        let (last, before) = moves.split_last().unwrap();
+        for m in before {
+            b.make_move(Pos::from_human(m).unwrap());
+            assert_eq!(no_move_left(&b), None, "after {m}");
+        }
+        b.make_move(Pos::from_human(last).unwrap());
+        assert_eq!(b.empty_count(), 1);
+        assert!(b.is_forbidden(Pos::from_human("k5").unwrap()));
+        assert_eq!(
+            no_move_left(&b),
+            Some("Draw: board full for Black (every empty point is forbidden)")
+        );
+        b.make_move_as(Pos::from_human("k5").unwrap(), crate::core::Color::White);
+        assert_eq!(no_move_left(&b), Some("Draw: board full"));
+    }
 
     #[test]
     fn parses_moves() {

@@ -527,7 +527,11 @@ impl<W: Write> Session<W> {
         };
         let legal = board.legal_moves().len();
         if legal == 0 {
-            self.error("no legal move: the board is full");
+            if board.empty_count() == 0 {
+                self.error("no legal move: the board is full");
+            } else {
+                self.error("no legal move: every empty point is forbidden for Black");
+            }
             return;
         }
         let multipv = multipv.min(legal);
