@@ -33,8 +33,10 @@ pub const ROOT_VCF_DEPTH: i32 = 30;
 /// Node budget of the root VCF solver.
 pub const ROOT_VCF_NODES: u64 = 200_000;
 /// With a binding turn limit, no new iteration starts past this share (percent) of the
-/// maximum time.
-pub const TURN_BOUND_DEEPEN_PCT: u64 = 45;
+/// maximum time. 100: search to the maximum (time not used is lost, and the interrupted
+/// iteration's better move counts). Against 45, 0.2 s a move, 200 games each: renju
+/// +34.9 +/- 42.3, freestyle +8.7 +/- 38.5 Elo.
+pub const TURN_BOUND_DEEPEN_PCT: u64 = 100;
 /// Ordering bonus of the counter move (killers get 300 and 250).
 pub const COUNTER_MOVE_BONUS: i32 = 200;
 /// History bonus cap.
