@@ -545,10 +545,11 @@ mod tests {
         let b = time_target(1000, Some(5000), &unstable, false);
         assert!(a < b, "{a} {b}");
         assert!(time_target(1000, Some(1000), &unstable, false) <= 600);
-        // A binding turn limit: the same share of the maximum whatever the stability.
+        // A binding turn limit: the set share of the maximum whatever the stability.
         let t = time_target(1000, Some(5000), &stable, true);
         assert_eq!(t, time_target(1000, Some(5000), &unstable, true));
-        assert!(t > b && t < 5000, "{t}");
+        assert_eq!(t, 5000 * TURN_BOUND_DEEPEN_PCT / 100);
+        assert!(t > b, "{t} {b}");
     }
 
     #[test]
