@@ -86,40 +86,10 @@ pub fn naive_vcf(b: &mut Board, fours: u32, use_forbidden: bool, budget: &mut u6
     false
 }
 
-/// First moves of the attacker (side to move) that win by VCF within `fours` fours.
+/// First moves of the attacker (side to move) that win by VCF within `fours` fours (a line
+/// whose proof runs out of its 200 000-node budget counts as no win).
 pub fn vcf_first_moves(b: &mut Board, fours: u32, use_forbidden: bool) -> Vec<Pos> {
-    let att = b.side_to_move();
-    let mut out = Vec::new();
-    let cands: Vec<Pos> = b.empty_points().filter(|&p| b.is_candidate(p, 2)).collect();
-    for m in cands {
-        if use_forbidden && !legal_for(b, m, att) {
-            continue;
-        }
-        if b.is_win_move(m, att) {
-            out.push(m);
-            continue;
-        }
-        b.make_move(m);
-        let f = fives_near(b, m, att);
-        let won = if f.is_empty() {
-            false
-        } else if f.len() >= 2 || (use_forbidden && !legal_for(b, f[0], att.opp())) {
-            true
-        } else if !fives(b, att.opp()).is_empty() {
-            false // the defender has a five of its own
-        } else {
-            b.make_move(f[0]);
-            let mut budget = 200_000;
-            let r = naive_vcf(b, fours - 1, use_forbidden, &mut budget);
-            b.undo();
-            r
-        };
-        b.undo();
-        if won {
-            out.push(m);
-        }
-    }
-    out
+    first_moves(b, fours, use_forbidden, 200_000, false).unwrap_or_default()
 }
 
 /// Shortest VCF length (in attacker fours) up to `max`, if any.
@@ -192,11 +162,23 @@ pub fn naive_vcf_checked(
     Ok(r)
 }
 
-/// `vcf_first_moves` reporting an exhausted budget as `Err`.
+/// `vcf_first_moves` reporting an exhausted budget (1 000 000 nodes per line) as `Err`.
 pub fn vcf_first_moves_checked(
     b: &mut Board,
     fours: u32,
     use_forbidden: bool,
+) -> Result<Vec<Pos>, ()> {
+    first_moves(b, fours, use_forbidden, 1_000_000, true)
+}
+
+/// The winning first moves; a line whose proof exhausts `budget` is `Err` when `strict`,
+/// else no win.
+fn first_moves(
+    b: &mut Board,
+    fours: u32,
+    use_forbidden: bool,
+    budget: u64,
+    strict: bool,
 ) -> Result<Vec<Pos>, ()> {
     let att = b.side_to_move();
     let mut out = Vec::new();
@@ -219,9 +201,13 @@ pub fn vcf_first_moves_checked(
             Ok(false)
         } else {
             b.make_move(f[0]);
-            let r = naive_vcf_checked(b, fours - 1, use_forbidden, 1_000_000);
+            let r = naive_vcf_checked(b, fours - 1, use_forbidden, budget);
             b.undo();
-            r
+            if strict {
+                r
+            } else {
+                Ok(r.unwrap_or(false))
+            }
         };
         b.undo();
         if won? {
