@@ -798,34 +798,35 @@ fn generate_long_chains() {
         (r, wh, 10, 0, false),
         (r, wh, 14, 2, false),
     ];
-    for (i, &(rule, att, n, decoys, trap)) in vcfs.iter().enumerate().filter(|x| x.0 != 6) {
-        let mut rng = StdRng::seed_from_u64(9_100 + i as u64);
-        let t0 = std::time::Instant::now();
-        let mut tries = 0;
-        let line = loop {
-            tries += 1;
-            assert!(tries < 5_000, "no chain for case {i}");
-            if let Some(l) = long_vcf_case(&mut rng, rule, att, n, decoys, trap) {
-                break l;
-            }
-        };
-        eprintln!("case {i}: {tries} tries {:?}", t0.elapsed());
+    for (i, &(rule, att, n, decoys, trap)) in vcfs.iter().enumerate() {
+        let line = first_success(&format!("VCF case {i}"), 9_100 + i as u64, |rng| {
+            long_vcf_case(rng, rule, att, n, decoys, trap)
+        });
         println!("{line}");
     }
     // (rule, attacker, fours); the defender is to move.
     let defends = [(f, bl, 5), (s, wh, 6), (r, bl, 6), (r, wh, 5), (f, wh, 7)];
-    for (i, &(rule, att, n)) in defends.iter().enumerate().skip(9) {
-        let mut rng = StdRng::seed_from_u64(9_200 + i as u64);
-        let t0 = std::time::Instant::now();
-        let mut tries = 0;
-        let line = loop {
-            tries += 1;
-            assert!(tries < 5_000, "no defend case {i}");
-            if let Some(l) = long_defend_case(&mut rng, rule, att, n) {
-                break l;
-            }
-        };
-        eprintln!("defend {i}: {tries} tries {:?}", t0.elapsed());
+    for (i, &(rule, att, n)) in defends.iter().enumerate() {
+        let line = first_success(&format!("defend case {i}"), 9_200 + i as u64, |rng| {
+            long_defend_case(rng, rule, att, n)
+        });
         println!("{line}");
     }
+}
+
+/// Tries `make` with one seeded generator until it builds a case (at most 5,000 tries).
+fn first_success(
+    what: &str,
+    seed: u64,
+    mut make: impl FnMut(&mut StdRng) -> Option<String>,
+) -> String {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let t0 = std::time::Instant::now();
+    for tries in 1..5_000 {
+        if let Some(line) = make(&mut rng) {
+            eprintln!("{what}: {tries} tries {:?}", t0.elapsed());
+            return line;
+        }
+    }
+    panic!("{what}: nothing built in 5,000 tries");
 }

@@ -35,9 +35,6 @@ const SWAP2_HASH_BYTES: usize = 4 << 20;
 pub const DEFAULT_PROBE_NODES: u64 = 5_000;
 /// Wall-clock cap of one decision with the default budget, ms.
 pub const DEFAULT_MAX_MS: u64 = 3_000;
-/// Three-stone shapes searched when proposing (more than there are: every shape is probed;
-/// the static evaluation alone ranks them too poorly to preselect).
-const PROPOSE_CANDIDATES: usize = 96;
 /// Stone pairs searched when balancing a three-stone position.
 const BALANCE_CANDIDATES: usize = 24;
 /// The most even candidates of the first round that are searched again, deeper.
@@ -284,8 +281,9 @@ fn propose(board: &Board, prober: &mut Prober) -> Option<Vec<Pos>> {
     if cands.is_empty() {
         return fallback_three(board);
     }
+    // Every shape is probed (the static evaluation ranks them too poorly to preselect a few);
+    // the static order only breaks ties.
     cands.sort_by_key(|c| (c.0, c.1));
-    cands.truncate(PROPOSE_CANDIDATES);
     let boards: Vec<&Board> = cands.iter().map(|c| &c.3).collect();
     let best = most_even(&boards, prober);
     let k = best.map_or(0, |b| b.0);

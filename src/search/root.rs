@@ -70,8 +70,8 @@ fn strength_caps(strength: u8) -> (i32, u64, Score) {
 /// not finish).
 fn time_target(optimum: u64, maximum: Option<u64>, it: &IterationState, turn_bound: bool) -> u64 {
     if turn_bound {
-        // Unused time is lost: go on while the next iteration has a fair chance to finish
-        // (a partly searched one still counts, see `partial_best`).
+        // Unused time is lost: go on until the given share of the maximum (all of it by
+        // default; a partly searched iteration still counts, see `partial_best`).
         if let Some(m) = maximum {
             return m * TURN_BOUND_DEEPEN_PCT / 100;
         }
