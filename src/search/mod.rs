@@ -4,7 +4,8 @@
 //! search never prints, it reports through the callback.
 //!
 //! Layout: `root` (root VCF/VCT solvers, iterative deepening with aspiration windows,
-//! multi-PV, Lazy SMP threads, strength and randomized choice), `pvs` (one thread's PVS with
+//! multi-PV, Lazy SMP threads and the helper thread's VCT, strength and randomized choice),
+//! `smp` (which subtrees other threads are searching), `pvs` (one thread's PVS with
 //! TT, static win/threat check, razoring, futility, late-move pruning/reductions, VCF leaves),
 //! `movegen` (threat classification and forced-defence generation from the board's pattern
 //! counts), `vcf` / `vct` (threat-space solvers), `tt` (lock-free table), `history`
@@ -23,6 +24,7 @@ mod movegen;
 pub mod params;
 mod pvs;
 mod root;
+mod smp;
 pub mod tt;
 pub mod vcf;
 pub mod vct;

@@ -10,6 +10,7 @@ use crate::eval;
 use super::history::History;
 use super::movegen::{self, Threat};
 use super::params::*;
+use super::smp::InFlight;
 use super::tt::{Bound, TTable};
 use super::vcf;
 use super::{mate_in, mated_in, value_from_tt, value_to_tt, Score, MATE, MATE_BOUND};
@@ -26,6 +27,8 @@ pub(crate) struct Shared<'a> {
     pub maximum_ms: Option<u64>,
     pub max_nodes: Option<u64>,
     pub threads: usize,
+    /// Subtrees some thread is searching now (only used with several threads).
+    pub in_flight: InFlight,
 }
 
 impl Shared<'_> {
@@ -330,10 +333,26 @@ impl<'a> Worker<'a> {
         let mut tried: [Pos; 64] = [Pos::NONE; 64];
         let mut n_tried = 0;
         let n = moves.len();
-        for i in 0..n {
-            // Selection ordering: most nodes cut off after a few moves, so a full sort of
-            // the list would mostly be wasted.
-            let (mv, order) = pick_next(&mut moves, i);
+        // Moves put off because another thread is searching them (ABDADA): (move, order,
+        // index in the ordered list). Searched after the rest, with their first index.
+        let share = USE_ABDADA && self.sh.threads > 1 && depth >= ABDADA_MIN_DEPTH;
+        let mut deferred: [(Pos, i32, usize); 16] = [(Pos::NONE, 0, 0); 16];
+        let (mut n_deferred, mut next_deferred) = (0, 0);
+        let mut next = 0;
+        loop {
+            let (mv, order, i, may_defer) = if next < n {
+                // Selection ordering: most nodes cut off after a few moves, so a full sort
+                // of the list would mostly be wasted.
+                let (mv, order) = pick_next(&mut moves, next);
+                next += 1;
+                (mv, order, next - 1, share && next > 1)
+            } else if next_deferred < n_deferred {
+                let (mv, order, i) = deferred[next_deferred];
+                next_deferred += 1;
+                (mv, order, i, false)
+            } else {
+                break;
+            };
             let forcing = order >= movegen::FORCING_ORDER;
             // Late-move pruning of quiet moves in non-PV nodes.
             if !pv_node
@@ -344,9 +363,21 @@ impl<'a> Worker<'a> {
                 && depth <= 4
                 && i >= LMP_BASE + (depth * depth) as usize
             {
-                break;
+                // The rest of the ordered list is pruned; deferred moves still get their turn.
+                next = n;
+                continue;
             }
             self.board.make_move(mv);
+            let child = self.board.hash();
+            if may_defer && n_deferred < deferred.len() && self.sh.in_flight.is_busy(child) {
+                self.board.undo();
+                deferred[n_deferred] = (mv, order, i);
+                n_deferred += 1;
+                continue;
+            }
+            if share {
+                self.sh.in_flight.enter(child);
+            }
             let new_depth = depth - 1;
             let mut score;
             if i == 0 {
@@ -374,6 +405,9 @@ impl<'a> Worker<'a> {
                 if pv_node && score > alpha && score < beta && !self.stopped {
                     score = -self.node(-beta, -alpha, new_depth, ply + 1, true, false);
                 }
+            }
+            if share {
+                self.sh.in_flight.leave(child);
             }
             self.board.undo();
             if self.stopped {

@@ -13,6 +13,7 @@ use crate::core::Pos;
 use super::movegen;
 use super::params::*;
 use super::pvs::{RootMove, Shared, Worker};
+use super::smp::InFlight;
 use super::time::IterationState;
 use super::tt::TTable;
 use super::{
@@ -188,6 +189,7 @@ pub(crate) fn search(
         maximum_ms: limits.maximum_ms,
         max_nodes,
         threads,
+        in_flight: InFlight::new(),
     };
 
     // Root VCF solver: a forced win by fours needs no tree search.
@@ -245,13 +247,33 @@ pub(crate) fn search(
     let mut partial: Option<RootMove> = None;
     // The deepest iteration any helper thread completed: (depth, root move with its line).
     let helper_best: std::sync::Mutex<Option<(i32, RootMove)>> = std::sync::Mutex::new(None);
+    // A win by threats the first helper proved.
+    let helper_vct: std::sync::Mutex<Option<vct::VctWin>> = std::sync::Mutex::new(None);
+    let vct_on_helper = USE_HELPER_VCT && !weak && threads > 1 && multipv == 1 && rms.len() > 1;
+    let vct_budget = max_nodes.map_or(HELPER_VCT_NODES, |m| HELPER_VCT_NODES.min(m / 4 + 1));
+    let vct_deadline = limits
+        .maximum_ms
+        .map(|ms| start + std::time::Duration::from_millis(ms * HELPER_VCT_TIME_PCT / 100));
     std::thread::scope(|scope| {
         for id in 1..threads {
             let shared = &shared;
             let helper_best = &helper_best;
             let mut rms = rms.clone();
             let board = board.clone();
+            let helper_vct = &helper_vct;
             scope.spawn(move || {
+                if id == 1 && vct_on_helper {
+                    // The first helper first tries to prove a win by threats, which costs the
+                    // main thread nothing; a proof ends the whole search.
+                    let mut lim = vcf::Budget::limited(vct_budget, &shared.abort, vct_deadline);
+                    let found = threat_win(&board, &mut lim);
+                    shared.nodes.fetch_add(lim.used, Relaxed);
+                    if let Some(win) = found {
+                        *helper_vct.lock().unwrap_or_else(|e| e.into_inner()) = Some(win);
+                        shared.abort.store(true, Relaxed);
+                        return;
+                    }
+                }
                 let mut w = Worker::new(id, shared, &board);
                 // Helpers deepen in step with the main thread, sharing its table. (A schedule
                 // where helper 1 took only the even depths and ran ahead lost clearly:
@@ -330,6 +352,14 @@ pub(crate) fn search(
     });
 
     let nodes = shared.nodes.load(Relaxed);
+    if let Some((mv, plies, pv)) = helper_vct.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        let main_mate = completed
+            .as_ref()
+            .is_some_and(|(rms, _)| rms[0].score >= mate_in(plies as usize));
+        if !main_mate {
+            return proven_win(report, mv, plies, nodes, start, pv);
+        }
+    }
     let Some((rms, depth)) = completed else {
         let best = rms[0].mv;
         return SearchResult {
@@ -372,6 +402,13 @@ pub(crate) fn search(
         nodes,
         pv: rm.pv.clone(),
     }
+}
+
+/// A win by continuous threats (fours and open threes) for the side to move within
+/// `HELPER_VCT_PLIES`, as far as `budget` allows; its first move is legal.
+fn threat_win(board: &Board, budget: &mut vcf::Budget) -> Option<vct::VctWin> {
+    let mut b = board.clone();
+    vct::vct_root_limited(&mut b, HELPER_VCT_PLIES, budget).filter(|w| board.is_legal(w.0))
 }
 
 /// A root solver proved a win: report it as one line and make it the result.
@@ -480,6 +517,38 @@ mod tests {
         let (r, reports) = run("h8 i9 i8", Rule::STANDARD, lim, false);
         assert_eq!(r.depth, 3);
         assert_eq!(reports, 9);
+    }
+
+    #[test]
+    fn a_second_thread_proves_wins_by_threats() {
+        // Black's two open twos cross at j8: a double three, a win by threats (freestyle).
+        let moves = "h8 a1 i8 a15 j10 o1 j11 o15";
+        let b = board_from_moves(Rule::FREESTYLE, 15, moves).unwrap();
+        let stop = AtomicBool::new(false);
+        let mut budget = vcf::Budget::limited(200_000, &stop, None);
+        let (mv, plies, line) = threat_win(&b, &mut budget).expect("a VCT exists");
+        assert_eq!(line.first(), Some(&mv));
+        assert!((5..=HELPER_VCT_PLIES).contains(&plies), "plies {plies}");
+        // Two threads with a turn limit: the helper's proof (or the main thread's own mate)
+        // ends the search long before the limit.
+        let lim = SearchLimits {
+            threads: 2,
+            optimum_ms: Some(3_000),
+            maximum_ms: Some(3_000),
+            turn_bound: true,
+            ..Default::default()
+        };
+        let t = Instant::now();
+        let (r, _) = run(moves, Rule::FREESTYLE, lim, false);
+        assert!(r.score >= MATE_BOUND, "score {}", r.score);
+        assert!(
+            t.elapsed().as_millis() < 2_000,
+            "a proven win ends the search"
+        );
+        // Two lone stones: nothing to prove.
+        let b = board_from_moves(Rule::FREESTYLE, 15, "h8 a1 j10 o15").unwrap();
+        let mut budget = vcf::Budget::limited(200_000, &stop, None);
+        assert!(threat_win(&b, &mut budget).is_none());
     }
 
     #[test]
