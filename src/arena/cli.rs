@@ -12,6 +12,9 @@ use super::stats::{EloModel, SprtConfig};
 use super::tournament::{run_match, MatchConfig, MatchSummary};
 use crate::core::Rule;
 
+/// Gomocup adjudicates a renju game as drawn when this many stones are on the board.
+const RENJU_DRAW_AFTER: usize = 200;
+
 /// SPRT Elo model on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SprtModel {
@@ -84,7 +87,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "logistic")]
     pub sprt_model: SprtModel,
 
-    /// Adjudicate a draw when this many stones (opening included) are on the board.
+    /// Adjudicate a draw when this many stones (opening included) are on the board. Renju
+    /// defaults to 200, as Gomocup adjudicates; 0 = never.
     #[arg(long, value_name = "N")]
     pub draw_after: Option<usize>,
 
@@ -194,7 +198,11 @@ impl Args {
             rule,
             tc,
             tolerance_ms: secs_to_ms(self.tolerance, "--tolerance")?,
-            draw_after: self.draw_after,
+            draw_after: match self.draw_after {
+                Some(0) => None,
+                Some(n) => Some(n),
+                None => rule.is_renju().then_some(RENJU_DRAW_AFTER),
+            },
             max_memory: self.max_memory.saturating_mul(1024 * 1024),
             threads: self.threads,
             startup_ms: secs_to_ms(self.startup_timeout, "--startup-timeout")?,
@@ -260,7 +268,7 @@ mod tests {
             "--sprt",
             "0,10",
             "--draw-after",
-            "200",
+            "180",
             "--tolerance",
             "0.25",
         ]);
@@ -272,11 +280,31 @@ mod tests {
         assert_eq!(c.game.tc.match_ms, 10_000);
         assert_eq!(c.game.tc.turn_ms, 500);
         assert_eq!(c.game.tolerance_ms, 250);
-        assert_eq!(c.game.draw_after, Some(200));
+        assert_eq!(c.game.draw_after, Some(180));
         assert!(c.sprt.is_some());
         let bad = Args::parse_from(["pentad-arena", "-e", "a", "-e", "b", "--rule", "chess"]);
         assert!(bad.to_config().is_err());
         let bad = Args::parse_from(["pentad-arena", "-e", "a", "-e", "b", "--size", "40"]);
         assert!(bad.to_config().is_err());
+    }
+
+    #[test]
+    fn renju_games_are_drawn_after_200_stones_unless_told_otherwise() {
+        let draw_after = |extra: &[&str]| {
+            let mut v = vec!["pentad-arena", "-e", "a", "-e", "b"];
+            v.extend_from_slice(extra);
+            Args::parse_from(v).to_config().unwrap().game.draw_after
+        };
+        assert_eq!(draw_after(&["-r", "renju"]), Some(200));
+        assert_eq!(draw_after(&["-r", "renju", "--draw-after", "0"]), None);
+        assert_eq!(
+            draw_after(&["-r", "renju", "--draw-after", "150"]),
+            Some(150)
+        );
+        assert_eq!(draw_after(&["-r", "freestyle"]), None);
+        assert_eq!(
+            draw_after(&["-r", "freestyle", "--draw-after", "100"]),
+            Some(100)
+        );
     }
 }
