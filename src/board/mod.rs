@@ -538,6 +538,16 @@ impl Board {
         self.near[self.idx(p)] > 0
     }
 
+    /// within the candidate radius of a stone.
+    #[inline]
+    pub fn is_candidate_point(&self, p: Pos) -> bool {
+        if !self.contains(p.x() as i32, p.y() as i32) {
+            return false;
+        }
+        let i = self.idx(p);
+        self.stones > 0 && self.grid[i] == EMPTY && self.near[i] > 0
+    }
+
     /// The empty cells of the candidate area (see [`Board::in_candidate_area`]), row-major.
     pub fn candidates(&self) -> impl Iterator<Item = Pos> + '_ {
         let first = if self.stones == 0 {
@@ -566,6 +576,7 @@ impl Board {
 
     /// The four directions of empty point `p` combined for colour `c` (see [`Pattern4`]).
     /// For renju Black, `Forbid` exactly when [`Board::is_forbidden`]. `None` for non-empty.
+    #[inline]
     pub fn pattern4(&self, p: Pos, c: Color) -> Pattern4 {
         if !self.is_empty(p) {
             return Pattern4::None;
@@ -585,6 +596,7 @@ impl Board {
     }
 
     /// The exact class of possible 3-3 cell `i` (memoized per position).
+    #[cold]
     fn resolved_maybe33(&self, i: usize) -> Pattern4 {
         self.refresh_memo();
         let memo = self.memo.borrow();
@@ -617,16 +629,22 @@ impl Board {
         memo.epoch = self.epoch;
         memo.cells.clear();
         memo.counts = [0; N_CODES4];
-        if self.counts.pat4(0, MAYBE33 as usize) == 0 {
+        let mut left = self.counts.pat4(0, MAYBE33 as usize);
+        if left == 0 {
             return;
         }
         memo.scratch.clear();
         memo.scratch.extend_from_slice(&self.grid);
+        // The count says how many cells to find: stop at the last one.
         for i in 0..self.grid.len() {
             if self.grid[i] == EMPTY && self.info[i].pat4()[0] == MAYBE33 {
                 let p4 = self.resolve_exact(i, &mut memo.scratch);
                 memo.cells.push((i as u32, p4 as u8));
                 memo.counts[p4 as usize] += 1;
+                left -= 1;
+                if left == 0 {
+                    break;
+                }
             }
         }
     }
