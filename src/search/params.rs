@@ -12,17 +12,19 @@ pub const ASPIRATION_DELTA: i32 = 30;
 pub const ASPIRATION_MIN_DEPTH: i32 = 5;
 /// Futility pruning: applies at depth <= this; margin per depth.
 pub const FUTILITY_DEPTH: i32 = 3;
-/// Futility margin per remaining ply.
+/// Futility margin per remaining ply. 140 against 90 (0.2 s, 200 games each): renju
+/// +26.1 +/- 43.4, freestyle +3.5 +/- 39.9: not a clear gain, kept.
 pub const FUTILITY_MARGIN: i32 = 90;
 /// Razoring: at depth <= this, an eval this far below alpha drops into quiescence.
 pub const RAZOR_DEPTH: i32 = 2;
-/// Razoring margin per remaining ply.
+/// Razoring margin per remaining ply. 240 against 160: renju -15.6 +/- 45.8 (200 games).
 pub const RAZOR_MARGIN: i32 = 160;
 /// Late-move reductions start after this many moves searched.
 pub const LMR_MIN_MOVES: usize = 3;
 /// Late-move reductions apply from this depth.
 pub const LMR_MIN_DEPTH: i32 = 3;
-/// Late-move pruning: at depth d keep at most LMP_BASE + d*d quiet moves (non-PV).
+/// Late-move pruning: at depth d keep at most LMP_BASE + d*d quiet moves (non-PV). Against
+/// 4 in renju (0.2 s, 200 games each): 7 lost 43.7 +/- 41.8, 3 gained 10.4 +/- 42.7.
 pub const LMP_BASE: usize = 4;
 /// Maximum attacker fours in a VCF at a search leaf.
 pub const QVCF_DEPTH: i32 = 6;
