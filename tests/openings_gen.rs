@@ -19,13 +19,13 @@ use rand::{Rng, SeedableRng};
 const KEEP: usize = 200;
 
 /// A random opening of `stones` stones within `radius` of the centre (offset coordinates),
-/// Black first, with no four or open three on the board, or None.
+/// Black first, with no four or open three on the board, and its board; or None.
 fn random_opening(
     rng: &mut StdRng,
     rule: Rule,
     stones: usize,
     radius: i32,
-) -> Option<Vec<(i32, i32)>> {
+) -> Option<(Vec<(i32, i32)>, Board)> {
     let mut b = Board::new(15, 15, rule).ok()?;
     let mut offs = vec![(0, 0)];
     b.make_move(Pos::new(7, 7));
@@ -45,7 +45,7 @@ fn random_opening(
     let quiet = [b.side_to_move(), b.side_to_move().opp()].iter().all(|&c| {
         b.pattern4_count(c, Pattern4::Flex4) == 0 && b.pattern4_count(c, Pattern4::Five) == 0
     });
-    quiet.then_some(offs)
+    quiet.then_some((offs, b))
 }
 
 fn balanced(rule: Rule, margin: i32, seed: u64) -> Vec<String> {
@@ -60,14 +60,10 @@ fn balanced(rule: Rule, margin: i32, seed: u64) -> Vec<String> {
     let mut tried = 0;
     while kept.len() < KEEP {
         let stones = rng.gen_range(4..=6);
-        let Some(offs) = random_opening(&mut rng, rule, stones, 3) else {
+        let Some((offs, b)) = random_opening(&mut rng, rule, stones, 3) else {
             continue;
         };
         tried += 1;
-        let mut b = Board::new(15, 15, rule).unwrap();
-        for &(dx, dy) in &offs {
-            b.make_move(Pos::new((7 + dx) as usize, (7 + dy) as usize));
-        }
         searcher.clear_hash();
         let r = searcher.search(&b, &limits, &stop, &mut |_| {});
         if r.score.abs() <= margin {
