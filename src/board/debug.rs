@@ -26,7 +26,7 @@ pub fn recompute_pattern4(b: &Board, p: Pos, c: Color) -> Pattern4 {
     let k = b.scratch_keys(i);
     let codes = [0, 1, 2, 3].map(|d| b.code(c.index(), k[d]));
     let code = b.comb[c.index() << 16 | pattern::comb_index(codes)];
-    if code == pattern::MAYBE33 {
+    if pattern::is_maybe33(code) {
         if b.forbidden_exact_index(i) {
             Pattern4::Forbid
         } else {
@@ -112,6 +112,7 @@ pub fn check_consistency(b: &Board) -> Result<(), String> {
     if p4count != have {
         return Err(format!("pattern4 counts differ: {have:?} vs {p4count:?}",));
     }
+    check_classes(b)?;
     if recompute_hash(b) != b.hash {
         return Err("hash differs".to_string());
     }
@@ -131,6 +132,39 @@ pub fn check_consistency(b: &Board) -> Result<(), String> {
         .count();
     if stones != b.stones || stones != b.history.len() {
         return Err("stone count differs".to_string());
+    }
+    Ok(())
+}
+
+/// The public class queries against each other: a renju 3-3 candidate resolves to one of
+/// the classes its internal code allows, `pattern4_count` counts exactly the cells
+/// `pattern4` reports, and `four_class` agrees with `pattern4` on fours and fives.
+fn check_classes(b: &Board) -> Result<(), String> {
+    for c in [Color::Black, Color::White] {
+        let mut count = [0u32; Pattern4::ALL.len()];
+        for p in b.empty_points() {
+            let code = b.info[b.idx(p)].pat4()[c.index()];
+            let p4 = b.pattern4(p, c);
+            if pattern::is_maybe33(code) && !pattern::maybe33_outcomes(code).contains(&p4) {
+                return Err(format!(
+                    "3-3 candidate {p:?} (code {code}) resolved to {p4:?}"
+                ));
+            }
+            let f = b.four_class(p, c);
+            if (p4 >= Pattern4::Block4 || f >= Pattern4::Block4) && f != p4 {
+                return Err(format!("four_class {f:?} vs pattern4 {p4:?} at {p:?}"));
+            }
+            count[p4 as usize] += 1;
+        }
+        for p4 in Pattern4::ALL {
+            if b.pattern4_count(c, p4) != count[p4 as usize] {
+                return Err(format!(
+                    "pattern4_count({c:?}, {p4:?}) = {} but {} cells",
+                    b.pattern4_count(c, p4),
+                    count[p4 as usize]
+                ));
+            }
+        }
     }
     Ok(())
 }

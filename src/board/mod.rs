@@ -21,7 +21,7 @@ pub use pattern::{Pattern, Pattern4};
 
 use crate::core::{Cell, Color, Pos, Rule, RuleKind, MAX_SIZE, MIN_SIZE};
 use incr::{CellInfo, Counts, Played};
-use pattern::{LineRule, MAYBE33, N_CODES4};
+use pattern::{is_maybe33, LineRule, MAYBE33, MAYBE433, N_CODES4};
 use std::cell::RefCell;
 
 /// The four line directions as (dx, dy): horizontal, vertical, diagonal, anti-diagonal.
@@ -436,7 +436,7 @@ impl Board {
         let i = self.idx(p);
         match self.info[i].pat4()[0] {
             c if c == Pattern4::Forbid as u8 => true,
-            MAYBE33 => self.resolved_maybe33(i) == Pattern4::Forbid,
+            c if is_maybe33(c) => self.resolved_maybe33(i) == Pattern4::Forbid,
             _ => false,
         }
     }
@@ -584,11 +584,26 @@ impl Board {
         self.resolve4(self.idx(p), c.index())
     }
 
+    /// As [`Board::pattern4`] when the class is a four or five (`Block4` and above); otherwise
+    /// some class below `Block4`, not necessarily the exact one: a renju 3-3 candidate that
+    /// holds no four is not put through the exact test. For threat searches over fours.
+    #[inline]
+    pub fn four_class(&self, p: Pos, c: Color) -> Pattern4 {
+        if !self.is_empty(p) {
+            return Pattern4::None;
+        }
+        let i = self.idx(p);
+        if self.info[i].pat4()[c.index()] == MAYBE33 {
+            return Pattern4::None;
+        }
+        self.resolve4(i, c.index())
+    }
+
     /// Resolves the internal combined code of empty cell `i` for colour index `c`.
     #[inline]
     fn resolve4(&self, i: usize, c: usize) -> Pattern4 {
         let code = self.info[i].pat4()[c];
-        if code == MAYBE33 {
+        if is_maybe33(code) {
             self.resolved_maybe33(i)
         } else {
             Pattern4::from_code(code)
@@ -629,7 +644,8 @@ impl Board {
         memo.epoch = self.epoch;
         memo.cells.clear();
         memo.counts = [0; N_CODES4];
-        let mut left = self.counts.pat4(0, MAYBE33 as usize);
+        let mut left =
+            self.counts.pat4(0, MAYBE33 as usize) + self.counts.pat4(0, MAYBE433 as usize);
         if left == 0 {
             return;
         }
@@ -637,8 +653,10 @@ impl Board {
         memo.scratch.extend_from_slice(&self.grid);
         // The count says how many cells to find: stop at the last one.
         for i in 0..self.grid.len() {
-            if self.grid[i] == EMPTY && self.info[i].pat4()[0] == MAYBE33 {
+            let code = self.info[i].pat4()[0];
+            if self.grid[i] == EMPTY && is_maybe33(code) {
                 let p4 = self.resolve_exact(i, &mut memo.scratch);
+                debug_assert!(pattern::maybe33_outcomes(code).contains(&p4));
                 memo.cells.push((i as u32, p4 as u8));
                 memo.counts[p4 as usize] += 1;
                 left -= 1;
@@ -662,7 +680,19 @@ impl Board {
     /// Black (cells needing the recursive 3-3 test are resolved on demand).
     pub fn pattern4_count(&self, c: Color, pat: Pattern4) -> u32 {
         let mut total = u32::from(self.counts.pat4(c.index(), pat as usize));
-        if self.counts.pat4(c.index(), MAYBE33 as usize) > 0 {
+        // Only the classes a 3-3 candidate may resolve to need the exact test (see
+        // `pattern::maybe33_outcomes`); most questions (fives, plain fours) do not.
+        let candidates = match pat {
+            Pattern4::Forbid | Pattern4::Flex3Plus => {
+                self.counts.pat4(c.index(), MAYBE33 as usize)
+                    + self.counts.pat4(c.index(), MAYBE433 as usize)
+            }
+            Pattern4::Block4Flex3 | Pattern4::Flex4 => {
+                self.counts.pat4(c.index(), MAYBE433 as usize)
+            }
+            _ => 0,
+        };
+        if candidates > 0 {
             self.refresh_memo();
             total += u32::from(self.memo.borrow().counts[pat as usize]);
         }

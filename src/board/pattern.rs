@@ -79,11 +79,30 @@ pub enum Pattern4 {
 pub(crate) const DOUBLE_FOUR: u8 = 11;
 /// Number of internal per-direction codes.
 pub(crate) const N_CODES: usize = 12;
-/// Internal per-cell code beyond [`Pattern4`]: renju Black with two or more open threes and
-/// nothing else deciding; the exact recursive 3-3 test resolves it on demand.
+/// Internal per-cell code beyond [`Pattern4`]: renju Black with two or more open threes, no
+/// four and nothing else deciding; the exact recursive 3-3 test resolves it on demand, to
+/// `Forbid` or `Flex3Plus`.
 pub(crate) const MAYBE33: u8 = 14;
+/// As [`MAYBE33`] with one four besides the threes: resolves to `Forbid`, `Block4Flex3` or
+/// `Flex4`. Kept apart so that questions about fours rarely need the exact test.
+pub(crate) const MAYBE433: u8 = 15;
 /// Number of internal per-cell codes.
-pub(crate) const N_CODES4: usize = 15;
+pub(crate) const N_CODES4: usize = 16;
+
+/// Is internal per-cell code `c` a renju 3-3 candidate ([`MAYBE33`] or [`MAYBE433`])?
+#[inline(always)]
+pub(crate) fn is_maybe33(c: u8) -> bool {
+    c >= MAYBE33
+}
+
+/// The classes a 3-3 candidate of internal code `c` may resolve to.
+pub(crate) fn maybe33_outcomes(c: u8) -> &'static [Pattern4] {
+    if c == MAYBE433 {
+        &[Pattern4::Forbid, Pattern4::Block4Flex3, Pattern4::Flex4]
+    } else {
+        &[Pattern4::Forbid, Pattern4::Flex3Plus]
+    }
+}
 
 const PATTERNS: [Pattern; 11] = [
     Pattern::Dead,
@@ -135,7 +154,7 @@ impl Pattern4 {
     /// All combined classes, weakest first.
     pub const ALL: [Pattern4; 14] = PATTERN4S;
 
-    /// The public class for an internal code other than `MAYBE33`.
+    /// The public class for an internal code other than `MAYBE33`/`MAYBE433`.
     #[inline]
     pub(crate) fn from_code(c: u8) -> Pattern4 {
         PATTERN4S[(c as usize).min(13)]
@@ -392,7 +411,7 @@ pub(crate) fn line_tables(r: LineRule) -> &'static LineTables {
 }
 
 /// Combines four internal per-direction codes for one colour into an internal per-cell code.
-/// `renju_black` applies Black's renju restrictions (Forbid / [`MAYBE33`]).
+/// `renju_black` applies Black's renju restrictions (Forbid / [`MAYBE33`] / [`MAYBE433`]).
 pub(crate) fn combine(codes: [u8; 4], renju_black: bool) -> u8 {
     let mut n = [0u32; N_CODES];
     for c in codes {
@@ -408,7 +427,7 @@ pub(crate) fn combine(codes: [u8; 4], renju_black: bool) -> u8 {
             return Pattern4::Forbid as u8;
         }
         if n[Pattern::Flex3 as usize] >= 2 {
-            return MAYBE33;
+            return if fours == 1 { MAYBE433 } else { MAYBE33 };
         }
     }
     combine_plain(&n) as u8

@@ -191,3 +191,44 @@ fn per_rule_speed() {
         eprintln!("{:?}: {:.0} pairs/s", r.kind, n as f64 / s);
     }
 }
+
+/// Random renju positions dense in Black threes: every 3-3 candidate holding a four resolves
+/// to a class its code allows, and the class queries agree (`debug::check_consistency`).
+/// The walk must meet such candidates both forbidden and legal, or the test proves nothing.
+#[test]
+fn four_three_three_candidates_resolve_within_their_outcomes() {
+    use rand::{rngs::StdRng, Rng, SeedableRng};
+    let mut rng = StdRng::seed_from_u64(433);
+    let mut seen = [0u32; N_CODES4];
+    for _ in 0..400 {
+        let mut b = Board::new(15, 15, Rule::RENJU).unwrap();
+        for _ in 0..60 {
+            if b.last_move_won().is_some() {
+                break;
+            }
+            // Black plays beside its own stones more often, so threes and fours pile up.
+            let cands: Vec<Pos> = b
+                .candidates()
+                .filter(|&p| !b.is_forbidden(p) || b.side_to_move() == Color::White)
+                .collect();
+            if cands.is_empty() {
+                break;
+            }
+            let p = cands[rng.gen_range(0..cands.len())];
+            b.make_move(p);
+            if b.counts.pat4(0, MAYBE433 as usize) > 0 {
+                debug::check_consistency(&b).unwrap();
+                for q in b.empty_points() {
+                    if b.info[b.idx(q)].pat4()[0] == MAYBE433 {
+                        seen[b.pattern4(q, Color::Black) as usize] += 1;
+                    }
+                }
+            }
+        }
+    }
+    let legal = seen[Pattern4::Block4Flex3 as usize] + seen[Pattern4::Flex4 as usize];
+    assert!(
+        seen[Pattern4::Forbid as usize] > 0 && legal > 0,
+        "too few 4-3-3 candidates met: {seen:?}"
+    );
+}

@@ -150,7 +150,7 @@ fn generate_defence(board: &mut Board, me: Color, out: &mut Vec<(Pos, i32)>) {
     let mut threats = [Pos::NONE; 32];
     let mut n_threats = 0;
     for p in board.candidates() {
-        if n_threats < threats.len() && board.pattern4(p, opp) == Pattern4::Flex4 {
+        if n_threats < threats.len() && board.four_class(p, opp) == Pattern4::Flex4 {
             threats[n_threats] = p;
             n_threats += 1;
         }
@@ -196,7 +196,7 @@ fn generate_defence(board: &mut Board, me: Color, out: &mut Vec<(Pos, i32)>) {
         }
     }
     for p in board.candidates() {
-        let a = board.pattern4(p, me);
+        let a = board.four_class(p, me);
         if a >= Pattern4::Block4 && a != Pattern4::Forbid {
             let (s, _) = cell_order(board, p, me);
             out.push((p, s));

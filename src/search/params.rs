@@ -94,3 +94,8 @@ pub const USE_COUNTER_MOVE: bool = true;
 // - Transparent huge pages for the table (madvise): no speed change searching game positions
 //   at 0.2 s or 1 s with a 256 MB table, and -43.7 +/- 42.4 Elo in renju self-play (0.2 s,
 //   200 games); the gain first measured was this VM's memory warming up.
+
+// Tried and not kept (session 6):
+// - Threat-aware late-move reductions (one ply less reduction for a move that makes an open
+//   three or better for the mover): bench 417 795 -> 422 712 nodes; renju self-play at 0.2 s,
+//   200 games: -1.7 +/- 38.8 Elo. No gain shown.

@@ -11,28 +11,19 @@ use crate::core::{Color, Pos};
 
 use super::movegen::{can_play, find_cell, DIRS};
 
-/// The empty cells within four steps of `m` on its lines where `c` has a five; returns the
-/// count (capped at 2) and the first one.
-fn fives_near(board: &Board, m: Pos, c: Color) -> (u32, Pos) {
-    let mut n = 0;
-    let mut first = Pos::NONE;
+/// The first empty cell within four steps of `m` on its lines where `c` has a five.
+fn five_near(board: &Board, m: Pos, c: Color) -> Option<Pos> {
     for &(dx, dy) in &DIRS {
         for k in [-4, -3, -2, -1, 1, 2, 3, 4] {
             let (x, y) = (m.x() as i32 + dx * k, m.y() as i32 + dy * k);
             if let Some(q) = board.pos(x, y) {
-                if board.is_empty(q) && board.pattern4(q, c) == Pattern4::Five && q != first {
-                    if n == 0 {
-                        first = q;
-                    }
-                    n += 1;
-                    if n >= 2 {
-                        return (n, first);
-                    }
+                if board.four_class(q, c) == Pattern4::Five {
+                    return Some(q);
                 }
             }
         }
     }
-    (n, first)
+    None
 }
 
 /// Does `c` have any point that makes a four (or better)? Read off the pattern counts.
@@ -214,7 +205,7 @@ fn rec(
             return Some(3);
         }
         for p in b.candidates() {
-            let a = b.pattern4(p, att);
+            let a = b.four_class(p, att);
             if a >= Pattern4::Block4 && len < MAX_FOUR_MOVES {
                 buf[len] = (p, a);
                 len += 1;
@@ -230,18 +221,29 @@ fn rec(
             return Some(3);
         }
         b.make_move_as(m, att);
-        let (n, q) = fives_near(b, m, att);
-        if n == 0 {
-            b.undo();
-            continue;
-        }
-        if n >= 2 || !can_play(b, q, def) {
-            b.undo();
-            if let Some(l) = line {
-                l.push(m);
+        // The attacker had no five point before `m` (checked above), so every one now is
+        // new and lies on a line through `m`.
+        let fives = b.pattern4_count(att, Pattern4::Five);
+        let block = if fives == 1 {
+            five_near(b, m, att)
+        } else {
+            None
+        };
+        let q = match (fives, block) {
+            (0, _) | (1, None) => {
+                b.undo();
+                continue;
             }
-            return Some(3);
-        }
+            (1, Some(q)) if can_play(b, q, def) => q,
+            // Two five points, or one the defender may not take: the attack wins.
+            _ => {
+                b.undo();
+                if let Some(l) = line {
+                    l.push(m);
+                }
+                return Some(3);
+            }
+        };
         b.make_move_as(q, def);
         let mut sub = Vec::new();
         let r = rec(
