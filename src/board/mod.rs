@@ -116,6 +116,56 @@ pub struct Board {
     memo: RefCell<Maybe33Memo>,
 }
 
+/// Iterator over [`Board::candidates`]: walks the rows, skipping eight cells at a time where
+/// no stone is near, and keeps the coordinates as it goes (no division per cell).
+pub struct Candidates<'a> {
+    board: &'a Board,
+    /// The central point of an empty board, given first.
+    first: Option<Pos>,
+    x: usize,
+    y: usize,
+}
+
+impl Iterator for Candidates<'_> {
+    type Item = Pos;
+
+    #[inline]
+    fn next(&mut self) -> Option<Pos> {
+        if let Some(p) = self.first.take() {
+            return Some(p);
+        }
+        let b = self.board;
+        while self.y < b.height {
+            let row = (self.y + PAD) * b.stride + PAD;
+            while self.x < b.width {
+                let i = row + self.x;
+                if let Some(chunk) = b.near.get(i..i + 8) {
+                    let mut w = [0u8; 8];
+                    w.copy_from_slice(chunk);
+                    let w = u64::from_le_bytes(w);
+                    if w == 0 {
+                        self.x += 8;
+                        continue;
+                    }
+                    // Straight to the first cell with a stone near (maybe past the row).
+                    let skip = (w.trailing_zeros() / 8) as usize;
+                    if skip > 0 {
+                        self.x += skip;
+                        continue;
+                    }
+                }
+                self.x += 1;
+                if b.grid[i] == EMPTY && b.near[i] > 0 {
+                    return Some(Pos::new(self.x - 1, self.y));
+                }
+            }
+            self.x = 0;
+            self.y += 1;
+        }
+        None
+    }
+}
+
 /// Per-position memo of the exact renju test: every empty cell whose Black class is
 /// [`MAYBE33`], its resolved class, and the class counts they add. Built on first demand
 /// after a change, so a search node runs the recursive test at most once per such cell.
@@ -254,6 +304,13 @@ impl Board {
     /// The rule in force.
     pub fn rule(&self) -> Rule {
         self.rule
+    }
+
+    /// How far along a line a stone can change an empty cell's per-direction pattern codes
+    /// (4 when both colours play freestyle fives, else 5). A stone farther away, or off the
+    /// cell's lines, leaves its codes as they were.
+    pub fn line_reach(&self) -> i32 {
+        self.reach as i32
     }
 
     /// True when (x, y) lies on the board.
@@ -549,19 +606,18 @@ impl Board {
     }
 
     /// The empty cells of the candidate area (see [`Board::in_candidate_area`]), row-major.
-    pub fn candidates(&self) -> impl Iterator<Item = Pos> + '_ {
+    pub fn candidates(&self) -> Candidates<'_> {
         let first = if self.stones == 0 {
             self.central_empty()
         } else {
             None
         };
-        let start = PAD * self.stride + PAD;
-        let end = (PAD + self.height) * self.stride;
-        first.into_iter().chain(
-            (start..end)
-                .filter(move |&i| self.grid[i] == EMPTY && self.near[i] > 0)
-                .map(move |i| self.pos_of(i)),
-        )
+        Candidates {
+            board: self,
+            first,
+            x: 0,
+            y: 0,
+        }
     }
 
     /// The pattern colour `c` would make in direction `dir` (index into [`DIRECTIONS`]) by

@@ -139,6 +139,13 @@ impl PosSet {
     }
 }
 
+/// Do `a` and `b` share a line (row, column or diagonal) at most `reach` steps apart?
+fn on_line_within(a: Pos, b: Pos, reach: i32) -> bool {
+    let dx = (b.x() as i32 - a.x() as i32).abs();
+    let dy = (b.y() as i32 - a.y() as i32).abs();
+    (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= reach
+}
+
 /// Against an opponent's open-four threat: every point on the threat lines that leaves the
 /// opponent no open four and no five, plus all own fours.
 fn generate_defence(board: &mut Board, me: Color, out: &mut Vec<(Pos, i32)>) {
@@ -179,7 +186,19 @@ fn generate_defence(board: &mut Board, me: Color, out: &mut Vec<(Pos, i32)>) {
             }
         }
     }
+    // A point that cannot touch some threat point's codes leaves that point an open four.
+    // Not applied against renju Black, whose classes also depend on the exact 3-3 test of
+    // cells farther away.
+    let reach = board.line_reach();
+    let prefilter = !(opp == Color::Black && board.rule().kind == RuleKind::Renju);
     for &q in &cand[..n_cand] {
+        if prefilter
+            && !threats[..n_threats]
+                .iter()
+                .all(|&f| f == q || on_line_within(f, q, reach))
+        {
+            continue;
+        }
         let (s, a) = cell_order(board, q, me);
         if a == Pattern4::Forbid {
             continue;
