@@ -5,6 +5,7 @@
 //! that matter: the block of a five, defences plus own fours against an open three, or all
 //! candidates ordered by pattern value. Black never gets a renju forbidden point.
 
+use super::vcf::four_cell_count;
 use crate::board::{Board, Pattern4};
 use crate::core::{Color, Pos, RuleKind};
 use crate::eval::weights::{ORDER_ATTACK, ORDER_DEFEND, ORDER_LINE_ME, ORDER_LINE_OPP};
@@ -156,8 +157,13 @@ fn generate_defence(board: &mut Board, me: Color, out: &mut Vec<(Pos, i32)>) {
     let mut n_cand = 0;
     let mut threats = [Pos::NONE; 32];
     let mut n_threats = 0;
+    // Four points lie beside stones, so in the candidate area: stop at the last one.
+    let n_flex4 = (board.pattern4_count(opp, Pattern4::Flex4) as usize).min(threats.len());
     for p in board.candidates() {
-        if n_threats < threats.len() && board.four_class(p, opp) == Pattern4::Flex4 {
+        if n_threats == n_flex4 {
+            break;
+        }
+        if board.four_class(p, opp) == Pattern4::Flex4 {
             threats[n_threats] = p;
             n_threats += 1;
         }
@@ -214,9 +220,15 @@ fn generate_defence(board: &mut Board, me: Color, out: &mut Vec<(Pos, i32)>) {
             out.push((q, s + FORCING_ORDER / 2));
         }
     }
+    let mut own_fours =
+        four_cell_count(board, me) + board.pattern4_count(me, Pattern4::Five) as usize;
     for p in board.candidates() {
+        if own_fours == 0 {
+            break;
+        }
         let a = board.four_class(p, me);
-        if a >= Pattern4::Block4 && a != Pattern4::Forbid {
+        if a >= Pattern4::Block4 {
+            own_fours -= 1;
             let (s, _) = cell_order(board, p, me);
             out.push((p, s));
         }

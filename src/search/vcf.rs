@@ -26,17 +26,27 @@ fn five_near(board: &Board, m: Pos, c: Color) -> Option<Pos> {
     None
 }
 
+/// The classes of a point that makes a four (but not a five).
+const FOUR_CLASSES: [Pattern4; 4] = [
+    Pattern4::Block4,
+    Pattern4::Block4Plus,
+    Pattern4::Block4Flex3,
+    Pattern4::Flex4,
+];
+
 /// Does `c` have any point that makes a four (or better)? Read off the pattern counts.
 #[inline]
 pub(crate) fn has_four_cells(b: &Board, c: Color) -> bool {
-    [
-        Pattern4::Block4,
-        Pattern4::Block4Plus,
-        Pattern4::Block4Flex3,
-        Pattern4::Flex4,
-    ]
-    .iter()
-    .any(|&p4| b.pattern4_count(c, p4) > 0)
+    FOUR_CLASSES.iter().any(|&p4| b.pattern4_count(c, p4) > 0)
+}
+
+/// How many points make a four (not a five) for `c`. Read off the pattern counts.
+#[inline]
+pub(crate) fn four_cell_count(b: &Board, c: Color) -> usize {
+    FOUR_CLASSES
+        .iter()
+        .map(|&p4| b.pattern4_count(c, p4) as usize)
+        .sum()
 }
 
 /// Most four-making moves one VCF node tries (more never occur in real positions).
@@ -204,9 +214,14 @@ fn rec(
             }
             return Some(3);
         }
+        // Every four point lies beside a stone, so in the candidate area: stop at the last.
+        let fours = four_cell_count(b, att).min(MAX_FOUR_MOVES);
         for p in b.candidates() {
+            if len == fours {
+                break;
+            }
             let a = b.four_class(p, att);
-            if a >= Pattern4::Block4 && len < MAX_FOUR_MOVES {
+            if a >= Pattern4::Block4 {
                 buf[len] = (p, a);
                 len += 1;
             }
