@@ -640,6 +640,28 @@ impl Board {
         self.resolve4(self.idx(p), c.index())
     }
 
+    /// [`Board::pattern4`] of both colours at once, indexed by colour index (one lookup).
+    #[inline]
+    pub fn pattern4_pair(&self, p: Pos) -> [Pattern4; 2] {
+        if !self.on_board(p) {
+            return [Pattern4::None; 2];
+        }
+        let i = self.idx(p);
+        if self.grid[i] != EMPTY {
+            return [Pattern4::None; 2];
+        }
+        let [b, w] = self.info[i].pat4();
+        // Only Black's code can be a renju 3-3 candidate, which `resolved_maybe33` judges.
+        let class = |code: u8| {
+            if is_maybe33(code) {
+                self.resolved_maybe33(i)
+            } else {
+                Pattern4::from_code(code)
+            }
+        };
+        [class(b), class(w)]
+    }
+
     /// As [`Board::pattern4`] when the class is a four or five (`Block4` and above); otherwise
     /// some class below `Block4`, not necessarily the exact one: a renju 3-3 candidate that
     /// holds no four is not put through the exact test. For threat searches over fours.

@@ -79,8 +79,8 @@ const LINE_ORDER: bool = false;
 #[inline]
 fn cell_order(board: &Board, p: Pos, me: Color) -> (i32, Pattern4) {
     let opp = me.opp();
-    let a = board.pattern4(p, me);
-    let d = board.pattern4(p, opp);
+    let pair = board.pattern4_pair(p);
+    let (a, d) = (pair[me.index()], pair[opp.index()]);
     let mut s = ORDER_ATTACK[a as usize] + ORDER_DEFEND[d as usize];
     if LINE_ORDER {
         for dir in 0..4 {
