@@ -234,3 +234,20 @@ fn generate_defence(board: &mut Board, me: Color, out: &mut Vec<(Pos, i32)>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn on_line_within_needs_a_shared_line_and_the_reach() {
+        let c = Pos::new(7, 7);
+        assert!(on_line_within(c, Pos::new(11, 7), 4));
+        assert!(!on_line_within(c, Pos::new(12, 7), 4));
+        assert!(on_line_within(c, Pos::new(12, 7), 5));
+        assert!(on_line_within(c, Pos::new(3, 11), 4));
+        assert!(on_line_within(c, Pos::new(2, 2), 5));
+        assert!(!on_line_within(c, Pos::new(8, 9), 5));
+        assert!(!on_line_within(c, Pos::new(9, 8), 5));
+    }
+}

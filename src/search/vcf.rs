@@ -34,12 +34,6 @@ const FOUR_CLASSES: [Pattern4; 4] = [
     Pattern4::Flex4,
 ];
 
-/// Does `c` have any point that makes a four (or better)? Read off the pattern counts.
-#[inline]
-pub(crate) fn has_four_cells(b: &Board, c: Color) -> bool {
-    FOUR_CLASSES.iter().any(|&p4| b.pattern4_count(c, p4) > 0)
-}
-
 /// How many points make a four (not a five) for `c`. Read off the pattern counts.
 #[inline]
 pub(crate) fn four_cell_count(b: &Board, c: Color) -> usize {
@@ -192,7 +186,8 @@ fn rec(
     if def_fives >= 2 || fours_left <= 0 {
         return None;
     }
-    if def_fives == 0 && !has_four_cells(b, att) {
+    let fours = four_cell_count(b, att);
+    if def_fives == 0 && fours == 0 {
         return None;
     }
     // A fixed stack list: this runs at every search leaf, so no allocation per node.
@@ -215,7 +210,7 @@ fn rec(
             return Some(3);
         }
         // Every four point lies beside a stone, so in the candidate area: stop at the last.
-        let fours = four_cell_count(b, att).min(MAX_FOUR_MOVES);
+        let fours = fours.min(MAX_FOUR_MOVES);
         for p in b.candidates() {
             if len == fours {
                 break;
