@@ -101,3 +101,5 @@ pub const USE_COUNTER_MOVE: bool = true;
 //   200 games: -1.7 +/- 38.8 Elo. No gain shown.
 // - Deeper leaf VCF (QVCF_DEPTH 8, QVCF_NODES 500), now that VCF nodes are cheaper: bench
 //   418 276 nodes; renju self-play at 0.2 s, 200 games: -31.4 +/- 49.7 Elo. Not kept.
+// - Shallower leaf VCF (QVCF_DEPTH 4): bench 438 878 nodes; renju self-play at 0.2 s, 200
+//   games: -31.4 +/- 39.7 Elo. With the trial above, 6 stays.
