@@ -11,12 +11,14 @@
 //! (see `incr.rs`).
 
 mod bench;
+mod candidates;
 pub mod debug;
 mod forbid;
 mod incr;
 mod pattern;
 
 pub use bench::{bench_fixed_rounds, bench_move_undo};
+pub use candidates::Candidates;
 pub use pattern::{Pattern, Pattern4};
 
 use crate::core::{Cell, Color, Pos, Rule, RuleKind, MAX_SIZE, MIN_SIZE};
@@ -114,56 +116,6 @@ pub struct Board {
     epoch: u64,
     /// The exact renju verdicts on Black's possible 3-3 cells for position `epoch`.
     memo: RefCell<Maybe33Memo>,
-}
-
-/// Iterator over [`Board::candidates`]: walks the rows, skipping eight cells at a time where
-/// no stone is near, and keeps the coordinates as it goes (no division per cell).
-pub struct Candidates<'a> {
-    board: &'a Board,
-    /// The central point of an empty board, given first.
-    first: Option<Pos>,
-    x: usize,
-    y: usize,
-}
-
-impl Iterator for Candidates<'_> {
-    type Item = Pos;
-
-    #[inline]
-    fn next(&mut self) -> Option<Pos> {
-        if let Some(p) = self.first.take() {
-            return Some(p);
-        }
-        let b = self.board;
-        while self.y < b.height {
-            let row = (self.y + PAD) * b.stride + PAD;
-            while self.x < b.width {
-                let i = row + self.x;
-                if let Some(chunk) = b.near.get(i..i + 8) {
-                    let mut w = [0u8; 8];
-                    w.copy_from_slice(chunk);
-                    let w = u64::from_le_bytes(w);
-                    if w == 0 {
-                        self.x += 8;
-                        continue;
-                    }
-                    // Straight to the first cell with a stone near (maybe past the row).
-                    let skip = (w.trailing_zeros() / 8) as usize;
-                    if skip > 0 {
-                        self.x += skip;
-                        continue;
-                    }
-                }
-                self.x += 1;
-                if b.grid[i] == EMPTY && b.near[i] > 0 {
-                    return Some(Pos::new(self.x - 1, self.y));
-                }
-            }
-            self.x = 0;
-            self.y += 1;
-        }
-        None
-    }
 }
 
 /// Per-position memo of the exact renju test: every empty cell whose Black class is
@@ -595,7 +547,8 @@ impl Board {
         self.near[self.idx(p)] > 0
     }
 
-    /// within the candidate radius of a stone.
+    /// Is `p` an empty on-board point within the candidate radius of a stone? (False on an
+    /// empty board, unlike [`Board::in_candidate_area`].)
     #[inline]
     pub fn is_candidate_point(&self, p: Pos) -> bool {
         if !self.contains(p.x() as i32, p.y() as i32) {
@@ -603,21 +556,6 @@ impl Board {
         }
         let i = self.idx(p);
         self.stones > 0 && self.grid[i] == EMPTY && self.near[i] > 0
-    }
-
-    /// The empty cells of the candidate area (see [`Board::in_candidate_area`]), row-major.
-    pub fn candidates(&self) -> Candidates<'_> {
-        let first = if self.stones == 0 {
-            self.central_empty()
-        } else {
-            None
-        };
-        Candidates {
-            board: self,
-            first,
-            x: 0,
-            y: 0,
-        }
     }
 
     /// The pattern colour `c` would make in direction `dir` (index into [`DIRECTIONS`]) by
