@@ -145,7 +145,7 @@ fn check_classes(b: &Board) -> Result<(), String> {
         for p in b.empty_points() {
             let code = b.info[b.idx(p)].pat4()[c.index()];
             let p4 = b.pattern4(p, c);
-            if pattern::is_maybe33(code) && !pattern::maybe33_outcomes(code).contains(&p4) {
+            if pattern::is_maybe33(code) && pattern::maybe33_outcomes(code) >> p4 as u16 & 1 == 0 {
                 return Err(format!(
                     "3-3 candidate {p:?} (code {code}) resolved to {p4:?}"
                 ));

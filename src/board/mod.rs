@@ -588,16 +588,7 @@ impl Board {
         if self.grid[i] != EMPTY {
             return [Pattern4::None; 2];
         }
-        let [b, w] = self.info[i].pat4();
-        // Only Black's code can be a renju 3-3 candidate, which `resolved_maybe33` judges.
-        let class = |code: u8| {
-            if is_maybe33(code) {
-                self.resolved_maybe33(i)
-            } else {
-                Pattern4::from_code(code)
-            }
-        };
-        [class(b), class(w)]
+        [self.resolve4(i, 0), self.resolve4(i, 1)]
     }
 
     /// As [`Board::pattern4`] when the class is a four or five (`Block4` and above); otherwise
@@ -672,7 +663,7 @@ impl Board {
             let code = self.info[i].pat4()[0];
             if self.grid[i] == EMPTY && is_maybe33(code) {
                 let p4 = self.resolve_exact(i, &mut memo.scratch);
-                debug_assert!(pattern::maybe33_outcomes(code).contains(&p4));
+                debug_assert!(pattern::maybe33_outcomes(code) >> p4 as u16 & 1 != 0);
                 memo.cells.push((i as u32, p4 as u8));
                 memo.counts[p4 as usize] += 1;
                 left -= 1;
@@ -696,19 +687,12 @@ impl Board {
     /// Black (cells needing the recursive 3-3 test are resolved on demand).
     pub fn pattern4_count(&self, c: Color, pat: Pattern4) -> u32 {
         let mut total = u32::from(self.counts.pat4(c.index(), pat as usize));
-        // Only the classes a 3-3 candidate may resolve to need the exact test (see
-        // `pattern::maybe33_outcomes`); most questions (fives, plain fours) do not.
-        let candidates = match pat {
-            Pattern4::Forbid | Pattern4::Flex3Plus => {
-                self.counts.pat4(c.index(), MAYBE33 as usize)
-                    + self.counts.pat4(c.index(), MAYBE433 as usize)
-            }
-            Pattern4::Block4Flex3 | Pattern4::Flex4 => {
-                self.counts.pat4(c.index(), MAYBE433 as usize)
-            }
-            _ => 0,
-        };
-        if candidates > 0 {
+        // Only the 3-3 candidates that may resolve to `pat` need the exact test; most
+        // questions (fives, plain fours) need none.
+        let sources = pattern::MAYBE33_SOURCES[pat as usize];
+        if (sources & 1 != 0 && self.counts.pat4(c.index(), MAYBE33 as usize) > 0)
+            || (sources & 2 != 0 && self.counts.pat4(c.index(), MAYBE433 as usize) > 0)
+        {
             self.refresh_memo();
             total += u32::from(self.memo.borrow().counts[pat as usize]);
         }

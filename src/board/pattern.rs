@@ -95,14 +95,36 @@ pub(crate) fn is_maybe33(c: u8) -> bool {
     c >= MAYBE33
 }
 
-/// The classes a 3-3 candidate of internal code `c` may resolve to.
-pub(crate) fn maybe33_outcomes(c: u8) -> &'static [Pattern4] {
+/// The classes a 3-3 candidate of internal code `c` may resolve to, as a bit set over
+/// `Pattern4` discriminants (the one place these outcome sets are written).
+#[inline(always)]
+pub(crate) const fn maybe33_outcomes(c: u8) -> u16 {
+    const fn bit(p: Pattern4) -> u16 {
+        1 << p as u16
+    }
     if c == MAYBE433 {
-        &[Pattern4::Forbid, Pattern4::Block4Flex3, Pattern4::Flex4]
+        bit(Pattern4::Forbid) | bit(Pattern4::Block4Flex3) | bit(Pattern4::Flex4)
     } else {
-        &[Pattern4::Forbid, Pattern4::Flex3Plus]
+        bit(Pattern4::Forbid) | bit(Pattern4::Flex3Plus)
     }
 }
+
+/// Per `Pattern4` discriminant, the 3-3 candidate codes that may resolve to that class:
+/// bit 0 [`MAYBE33`], bit 1 [`MAYBE433`] (from [`maybe33_outcomes`], at compile time).
+pub(crate) const MAYBE33_SOURCES: [u8; 14] = {
+    let mut t = [0u8; 14];
+    let mut p = 0;
+    while p < 14 {
+        if maybe33_outcomes(MAYBE33) >> p & 1 != 0 {
+            t[p] |= 1;
+        }
+        if maybe33_outcomes(MAYBE433) >> p & 1 != 0 {
+            t[p] |= 2;
+        }
+        p += 1;
+    }
+    t
+};
 
 const PATTERNS: [Pattern; 11] = [
     Pattern::Dead,
