@@ -8,7 +8,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::board::Board;
-use crate::search::time::{hash_bytes_for, watchdog_ms, TimeControl, TimeManager};
+use crate::search::memory::hash_bytes_for;
+use crate::search::time::{watchdog_ms, TimeControl, TimeManager};
 use crate::search::{SearchLimits, SearchReport, SearchResult, Searcher};
 
 /// Stack size of the search thread.

@@ -8,10 +8,9 @@
 //! `smp` (which subtrees other threads are searching), `pvs` (one thread's PVS with
 //! TT, static win/threat check, razoring, futility, late-move pruning/reductions, VCF leaves),
 //! `movegen` (threat classification and forced-defence generation from the board's pattern
-//! counts), `vcf` / `vct` (threat-space solvers), `tt` (lock-free table), `history`
-//! (killers, history), `params` (constants), `bench` (deterministic bench).
-
-pub mod time;
+//! counts), `vcf` / `vct` (threat-space solvers), `tt` (lock-free table), `memory` (its size
+//! under `max_memory`), `time` (the time manager), `history` (killers, history), `params`
+//! (constants), `bench` (deterministic bench).
 
 use std::sync::atomic::AtomicBool;
 
@@ -20,11 +19,13 @@ use crate::core::Pos;
 
 pub mod bench;
 mod history;
+pub mod memory;
 mod movegen;
 pub mod params;
 mod pvs;
 mod root;
 mod smp;
+pub mod time;
 pub mod tt;
 pub mod vcf;
 pub mod vct;
