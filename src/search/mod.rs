@@ -16,6 +16,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::board::Board;
 use crate::core::Pos;
+use time::TimeManager;
 
 pub mod bench;
 mod history;
@@ -41,10 +42,8 @@ pub const MATE_BOUND: Score = MATE - 1_000;
 /// one-thread search without limits.
 #[derive(Clone, Debug)]
 pub struct SearchLimits {
-    /// Soft (optimum) time for this move in ms: finish the iteration logic around it.
-    pub optimum_ms: Option<u64>,
-    /// Hard maximum in ms: the search must return by then.
-    pub maximum_ms: Option<u64>,
+    /// The time budget, and the one owner of time decisions (see [`time`]).
+    pub time: TimeManager,
     /// Maximum nominal depth (0/None = none).
     pub max_depth: Option<u32>,
     /// Maximum node count (None = none).
@@ -57,23 +56,18 @@ pub struct SearchLimits {
     pub threads: usize,
     /// When set, choose among near-best moves at random with this seed (game_type 0).
     pub randomize_seed: Option<u64>,
-    /// The turn limit binds, not the game clock: unused time is lost, so deepen until the
-    /// next iteration could not finish instead of stopping early on a stable best move.
-    pub turn_bound: bool,
 }
 
 impl Default for SearchLimits {
     fn default() -> Self {
         SearchLimits {
-            optimum_ms: None,
-            maximum_ms: None,
+            time: TimeManager::infinite(),
             max_depth: None,
             max_nodes: None,
             strength: 100,
             multipv: 1,
             threads: 1,
             randomize_seed: None,
-            turn_bound: false,
         }
     }
 }
@@ -145,10 +139,10 @@ impl Searcher {
         self.tt.wait_prefault();
     }
 
-    /// Searches `board` for the side to move. Returns by `limits.maximum_ms`, or soon after
-    /// `stop` becomes true. `report` is called after each completed iteration (once per line
-    /// when multi-PV). The best move is legal whenever a legal move exists, even if stopped
-    /// at once.
+    /// Searches `board` for the side to move. Returns by the maximum of `limits.time`, or
+    /// soon after `stop` becomes true. `report` is called after each completed iteration
+    /// (once per line when multi-PV). The best move is legal whenever a legal move exists,
+    /// even if stopped at once.
     pub fn search(
         &mut self,
         board: &Board,

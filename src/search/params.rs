@@ -1,4 +1,5 @@
-//! Search constants in one place: limits, margins, reductions.
+//! Search constants in one place: limits, margins, reductions. (Time constants live with
+//! the time manager in `time`.)
 
 /// Deepest ply the search stack supports.
 pub const MAX_PLY: usize = 128;
@@ -34,11 +35,6 @@ pub const QVCF_NODES: u64 = 300;
 pub const ROOT_VCF_DEPTH: i32 = 30;
 /// Node budget of the root VCF solver.
 pub const ROOT_VCF_NODES: u64 = 200_000;
-/// With a binding turn limit, no new iteration starts past this share (percent) of the
-/// maximum time. 100: search to the maximum (time not used is lost, and the interrupted
-/// iteration's better move counts). Against 45, 0.2 s a move, 200 games each: renju
-/// +34.9 +/- 42.3, freestyle +8.7 +/- 38.5 Elo.
-pub const TURN_BOUND_DEEPEN_PCT: u64 = 100;
 /// Ordering bonus of the counter move (killers get 300 and 250).
 pub const COUNTER_MOVE_BONUS: i32 = 200;
 /// History bonus cap.
@@ -53,12 +49,6 @@ pub const ROOT_VCT_NODES: u64 = 150_000;
 pub const HELPER_VCT_PLIES: u32 = 21;
 /// Node budget of the helper thread's VCT.
 pub const HELPER_VCT_NODES: u64 = 3_000_000;
-/// The helper thread's VCT stops at this share (percent) of the maximum time.
-pub const HELPER_VCT_TIME_PCT: u64 = 80;
-/// The root VCF solver stops at this share (percent) of the maximum time.
-pub const ROOT_VCF_TIME_PCT: u64 = 20;
-/// The root VCT solver stops at this share (percent) of the maximum time (from search start).
-pub const ROOT_VCT_TIME_PCT: u64 = 35;
 
 // Technique switches (for self-play ablations: build a variant with one set to false).
 // Session 6 ablations, each switched off against the build with all on, renju, 0.2 s a
