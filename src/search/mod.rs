@@ -37,6 +37,8 @@ pub type Score = i32;
 pub const MATE: Score = 30_000;
 /// Scores at or beyond this magnitude are forced wins/losses.
 pub const MATE_BOUND: Score = MATE - 1_000;
+/// `SearchLimits::strength` of a full-strength search (the scale is 0..=100).
+pub const FULL_STRENGTH: u8 = 100;
 
 /// What may stop a search, besides the stop flag. `Default` is a full-strength, single-PV,
 /// one-thread search without limits.
@@ -48,7 +50,7 @@ pub struct SearchLimits {
     pub max_depth: Option<u32>,
     /// Maximum node count (None = none).
     pub max_nodes: Option<u64>,
-    /// Playing strength 0..=100 (100 = full).
+    /// Playing strength 0..=[`FULL_STRENGTH`].
     pub strength: u8,
     /// Number of principal variations to report (YXNBEST); 1 normally.
     pub multipv: usize,
@@ -64,7 +66,7 @@ impl Default for SearchLimits {
             time: TimeManager::infinite(),
             max_depth: None,
             max_nodes: None,
-            strength: 100,
+            strength: FULL_STRENGTH,
             multipv: 1,
             threads: 1,
             randomize_seed: None,

@@ -17,7 +17,8 @@ use super::smp::InFlight;
 use super::time::{IterationState, Solver};
 use super::tt::TTable;
 use super::{
-    mate_in, pick_simple_move, Score, SearchLimits, SearchReport, SearchResult, MATE, MATE_BOUND,
+    mate_in, pick_simple_move, Score, SearchLimits, SearchReport, SearchResult, FULL_STRENGTH,
+    MATE, MATE_BOUND,
 };
 use super::{vcf, vct};
 
@@ -34,7 +35,7 @@ fn root_moves(board: &Board) -> Vec<RootMove> {
             gen.push((simple, 1));
         }
         for p in board.legal_moves() {
-            if p != simple && board.is_candidate(p, 2) {
+            if p != simple && board.is_candidate(p, FALLBACK_CANDIDATE_DISTANCE) {
                 gen.push((p, 0));
             }
         }
@@ -57,13 +58,19 @@ fn root_moves(board: &Board) -> Vec<RootMove> {
         .collect()
 }
 
-/// Depth and node caps for a strength below 100.
+/// Depth and node caps, and the randomized choice's margin, for a strength below
+/// [`FULL_STRENGTH`].
 fn strength_caps(strength: u8) -> (i32, u64, Score) {
-    let s = strength.min(100) as i32;
-    let depth = 1 + s / 8;
-    let nodes = 500u64 << (s / 7).min(20);
-    let margin = (100 - s) * 4;
+    let s = strength.min(FULL_STRENGTH) as i32;
+    let depth = 1 + s / WEAK_STRENGTH_PER_PLY;
+    let nodes = WEAK_NODES_BASE << (s / WEAK_STRENGTH_PER_DOUBLING).min(WEAK_MAX_DOUBLINGS);
+    let margin = (FULL_STRENGTH as i32 - s) * WEAK_MARGIN_PER_POINT;
     (depth, nodes, margin)
+}
+
+/// The share of a node limit `m` one threat solver may use (at least one node).
+fn solver_node_share(m: u64) -> u64 {
+    m / SOLVER_NODE_LIMIT_DIVISOR + 1
 }
 
 /// One iteration of the root search at `depth` with an aspiration window around the first
@@ -103,7 +110,7 @@ fn aspirated_iteration(
             return;
         }
         delta += delta;
-        if delta > 1000 {
+        if delta > ASPIRATION_MAX_DELTA {
             alpha = -MATE;
             beta = MATE;
         }
@@ -136,7 +143,7 @@ pub(crate) fn search(
             ..Default::default()
         };
     }
-    let weak = limits.strength < 100;
+    let weak = limits.strength < FULL_STRENGTH;
     let (cap_depth, cap_nodes, weak_margin) = strength_caps(limits.strength);
     let mut max_depth = limits
         .max_depth
@@ -148,11 +155,15 @@ pub(crate) fn search(
         max_nodes = Some(max_nodes.map_or(cap_nodes, |m| m.min(cap_nodes)));
     }
     let randomize = weak || limits.randomize_seed.is_some();
-    let margin = if weak { weak_margin } else { 12 };
+    let margin = if weak {
+        weak_margin
+    } else {
+        RANDOM_CHOICE_MARGIN
+    };
     let multipv = limits
         .multipv
         .max(1)
-        .max(if randomize { 4 } else { 1 })
+        .max(if randomize { RANDOM_CHOICE_LINES } else { 1 })
         .min(rms.len());
     let threads = limits.threads.max(1);
     let me = board.side_to_move();
@@ -175,7 +186,7 @@ pub(crate) fn search(
         // time allows; it polls the stop flag and its own deadline (a share of the maximum),
         // so that the tree search always gets the rest of the time.
         let solver_budget = |solver: Solver, nodes: u64| {
-            let nodes = max_nodes.map_or(nodes, |m| nodes.min(m / 4 + 1));
+            let nodes = max_nodes.map_or(nodes, |m| nodes.min(solver_node_share(m)));
             let nodes = limits
                 .time
                 .solver_node_cap(solver)
@@ -217,7 +228,9 @@ pub(crate) fn search(
     // A win by threats the first helper proved.
     let helper_vct: std::sync::Mutex<Option<vct::VctWin>> = std::sync::Mutex::new(None);
     let vct_on_helper = USE_HELPER_VCT && !weak && threads > 1 && multipv == 1 && rms.len() > 1;
-    let vct_budget = max_nodes.map_or(HELPER_VCT_NODES, |m| HELPER_VCT_NODES.min(m / 4 + 1));
+    let vct_budget = max_nodes.map_or(HELPER_VCT_NODES, |m| {
+        HELPER_VCT_NODES.min(solver_node_share(m))
+    });
     let vct_deadline = limits.time.solver_deadline(Solver::HelperVct, start);
     std::thread::scope(|scope| {
         for id in 1..threads {
