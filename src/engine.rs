@@ -351,6 +351,7 @@ impl Engine {
 mod tests {
     use super::*;
     use crate::core::Rule;
+    use crate::search::time::{DEFAULT_TURN_MS, UNLIMITED_MS};
 
     #[test]
     fn limits_follow_the_clock() {
@@ -358,7 +359,10 @@ mod tests {
         let mut s = Settings::default();
         let l = limits_for(&s, &b);
         let never_sent = l.time.maximum_ms().unwrap();
-        assert!(never_sent < 30_000 && never_sent > 20_000, "{never_sent}");
+        assert!(
+            never_sent < DEFAULT_TURN_MS as u64 && never_sent > 20_000,
+            "{never_sent}"
+        );
         assert!(l.time.optimum_ms().unwrap() <= never_sent);
         s.timeout_turn_ms = Some(5000);
         s.timeout_match_ms = 120_000;
@@ -369,7 +373,7 @@ mod tests {
         s.time_left_ms = Some(-500);
         assert!(limits_for(&s, &b).time.maximum_ms().unwrap() <= 20);
         s.timeout_turn_ms = Some(0);
-        s.time_left_ms = Some(2_147_483_647);
+        s.time_left_ms = Some(UNLIMITED_MS);
         assert!(limits_for(&s, &b).time.maximum_ms().unwrap() <= 20);
         s.timeout_turn_ms = Some(1 << 40);
         s.timeout_match_ms = 0;
