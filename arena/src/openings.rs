@@ -4,6 +4,36 @@
 use pentad::board::Board;
 use pentad::core::{Color, Pos, Rule, Symmetry};
 
+/// The 26 canonical renju openings in offset format (x right, y down from the centre): the
+/// direct ones (second stone beside the first) and the indirect ones (diagonal).
+pub const CANONICAL_RENJU_OPENINGS: &str = "\
+0,0, 0,-1, -2,-2\n\
+0,0, 0,-1, -2,-1\n\
+0,0, 0,-1, -2,0\n\
+0,0, 0,-1, -2,1\n\
+0,0, 0,-1, -2,2\n\
+0,0, 0,-1, -1,-2\n\
+0,0, 0,-1, -1,-1\n\
+0,0, 0,-1, -1,0\n\
+0,0, 0,-1, -1,1\n\
+0,0, 0,-1, -1,2\n\
+0,0, 0,-1, 0,-2\n\
+0,0, 0,-1, 0,1\n\
+0,0, 0,-1, 0,2\n\
+0,0, 1,-1, -2,-2\n\
+0,0, 1,-1, -2,-1\n\
+0,0, 1,-1, -2,0\n\
+0,0, 1,-1, -2,1\n\
+0,0, 1,-1, -2,2\n\
+0,0, 1,-1, -1,-2\n\
+0,0, 1,-1, -1,-1\n\
+0,0, 1,-1, -1,0\n\
+0,0, 1,-1, -1,1\n\
+0,0, 1,-1, 0,-2\n\
+0,0, 1,-1, 0,-1\n\
+0,0, 1,-1, 1,-2\n\
+0,0, 1,-1, 2,-2\n";
+
 /// One opening: stones relative to the board centre, Black first, colours alternating.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
@@ -291,16 +321,28 @@ mod tests {
     }
 
     #[test]
-    fn shared_renju_openings_load() {
-        let path = std::path::Path::new("/work/shared/openings/offset-26-renju-openings.txt");
-        if let Ok(text) = std::fs::read_to_string(path) {
-            let ops = parse_openings(&text).unwrap();
-            assert_eq!(ops.len(), 26);
-            for o in &ops {
-                let b = o.board(15, 15, Rule::RENJU).unwrap();
-                assert_eq!(b.stone_count(), 3);
-                assert_eq!(b.side_to_move(), Color::White);
-            }
+    fn canonical_renju_openings_are_26_distinct_shapes() {
+        let ops = parse_openings(CANONICAL_RENJU_OPENINGS).unwrap();
+        assert_eq!(ops.len(), 26);
+        let mut shapes = std::collections::HashSet::new();
+        for o in &ops {
+            let b = o.board(15, 15, Rule::RENJU).unwrap();
+            assert_eq!(b.stone_count(), 3);
+            assert_eq!(b.side_to_move(), Color::White);
+            // No opening is a symmetric image of another.
+            let images: Vec<Vec<Pos>> = (0..8)
+                .map(|t| o.points_transformed(15, 15, t).unwrap())
+                .collect();
+            assert!(images.iter().all(|im| !shapes.contains(im)), "{o:?}");
+            shapes.insert(images[0].clone());
+        }
+        // The same list as the project's shared openings file, where it is at hand.
+        let shared = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../shared/openings/offset-26-renju-openings.txt"
+        );
+        if let Ok(text) = std::fs::read_to_string(shared) {
+            assert_eq!(parse_openings(&text).unwrap(), ops);
         }
     }
 }

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use pentad_arena::cli::Args as ArenaArgs;
+use pentad_arena::openings::CANONICAL_RENJU_OPENINGS;
 use pentad_arena::run_match;
 
 use super::driver::default_engine;
@@ -51,27 +52,6 @@ struct Run {
     games: usize,
     turn_ms: u64,
     match_ms: u64,
-}
-
-/// The 26 canonical renju openings in offset format (relative to the centre, y down): the
-/// direct ones (second stone beside the first) and the indirect ones (diagonal).
-fn canonical_openings() -> String {
-    const DIRECT: [&str; 13] = [
-        "-2,-2", "-2,-1", "-2,0", "-2,1", "-2,2", "-1,-2", "-1,-1", "-1,0", "-1,1", "-1,2", "0,-2",
-        "0,1", "0,2",
-    ];
-    const INDIRECT: [&str; 13] = [
-        "-2,-2", "-2,-1", "-2,0", "-2,1", "-2,2", "-1,-2", "-1,-1", "-1,0", "-1,1", "0,-2", "0,-1",
-        "1,-2", "2,-2",
-    ];
-    let mut text = String::new();
-    for third in DIRECT {
-        text.push_str(&format!("0,0, 0,-1, {third}\n"));
-    }
-    for third in INDIRECT {
-        text.push_str(&format!("0,0, 1,-1, {third}\n"));
-    }
-    text
 }
 
 /// Plays one run with the arena library, its output going to `<out_dir>/<name>.log`.
@@ -130,7 +110,7 @@ pub fn run(args: &Args) -> Result<()> {
         Some(file) => file.clone(),
         None => {
             let file = args.out_dir.join("openings-26.txt");
-            std::fs::write(&file, canonical_openings())?;
+            std::fs::write(&file, CANONICAL_RENJU_OPENINGS)?;
             file
         }
     };
