@@ -50,6 +50,8 @@ fn wanted(kind: &str) -> u32 {
 /// Lines printed per kind, capped by [`WANTED`].
 struct Quota<'a> {
     counts: HashMap<String, u32>,
+    /// VCF lines kept per length (`vcf2`, `vcf3`, `vcf4` for four fours and more).
+    by_length: HashMap<String, u32>,
     progress: &'a Progress,
 }
 
@@ -92,10 +94,9 @@ pub fn random_positions(seed: u64) {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut quota = Quota {
         counts: HashMap::new(),
+        by_length: HashMap::new(),
         progress: &progress,
     };
-    // VCF lines kept per length (`vcf2`, `vcf3`, `vcf4` for four fours and more).
-    let mut by_length: HashMap<String, u32> = HashMap::new();
     for iter in 0..RANDOM_GAMES {
         if quota.all_met() {
             break;
@@ -105,66 +106,73 @@ pub fn random_positions(seed: u64) {
         }
         let rule = RULES[iter % 3];
         let plies = rng.gen_range(8..70);
-        let Some((mut b, moves)) = random_game(&mut rng, rule, 15, plies) else {
-            continue;
-        };
-        let me = b.side_to_move();
-        let opp = me.opp();
-        let my5 = fives(&b, me);
-        let op5 = fives(&b, opp);
-        let line =
-            |kind: &str, expect: &[Pos], info: &str| case_line(rule, &moves, kind, expect, info);
-        if !my5.is_empty() {
-            let legal: Vec<Pos> = my5.into_iter().filter(|&p| legal_for(&b, p, me)).collect();
-            if !legal.is_empty() {
-                quota.emit("win1", line("win1", &legal, "five now"));
-            }
-            continue;
-        }
-        if op5.len() == 1 {
-            if legal_for(&b, op5[0], me) {
-                quota.emit("block5", line("block5", &op5, "only block"));
-            }
-            continue;
-        }
-        if !op5.is_empty() {
-            continue;
-        }
-        if let Some(n) = shortest_vcf(&mut b, 7, true) {
-            let cap = match n {
-                0 | 1 => 0,
-                2 => 5,
-                3 => 8,
-                _ => 26,
-            };
-            let kept = by_length.entry(format!("vcf{}", n.min(4))).or_insert(0);
-            if *kept < cap {
-                *kept += 1;
-                let firsts = vcf_first_moves(&mut b, n, true);
-                quota.emit("vcf", line("vcf", &firsts, &format!("VCF with {n} fours")));
-            }
-            continue;
-        }
-        if renju_black(&b, me) {
-            if let Some(n) = shortest_vcf(&mut b, 6, false) {
-                let firsts = vcf_first_moves(&mut b, n, false);
-                let forb = b.forbidden_points();
-                let info = format!(
-                    "VCF with {n} fours only ignoring forbidden points; expect lists forbidden points; firsts {}",
-                    human(&firsts)
-                );
-                quota.emit("noforbid", line("noforbid", &forb, &info));
-                continue;
-            }
-        }
-        if quota.count("defend") < wanted("defend") {
-            if let Some((n, defences)) = vcf_defences(&mut b) {
-                let info = format!("opponent VCF with {n} fours; moves that stop every VCF");
-                quota.emit("defend", line("defend", &defences, &info));
-            }
+        if let Some((mut b, moves)) = random_game(&mut rng, rule, 15, plies) {
+            classify(&mut b, rule, &moves, &mut quota);
         }
     }
     progress.note(&format!("{:?}", quota.counts));
+}
+
+/// Emits the position of a random game as the first kind it is: a win in one, the only
+/// block of a five, a VCF, a VCF only through forbidden points, or a VCF to defend against.
+fn classify(b: &mut Board, rule: Rule, moves: &[Pos], quota: &mut Quota) {
+    let me = b.side_to_move();
+    let opp = me.opp();
+    let my5 = fives(b, me);
+    let op5 = fives(b, opp);
+    let line = |kind: &str, expect: &[Pos], info: &str| case_line(rule, moves, kind, expect, info);
+    if !my5.is_empty() {
+        let legal: Vec<Pos> = my5.into_iter().filter(|&p| legal_for(b, p, me)).collect();
+        if !legal.is_empty() {
+            quota.emit("win1", line("win1", &legal, "five now"));
+        }
+        return;
+    }
+    if op5.len() == 1 {
+        if legal_for(b, op5[0], me) {
+            quota.emit("block5", line("block5", &op5, "only block"));
+        }
+        return;
+    }
+    if !op5.is_empty() {
+        return;
+    }
+    if let Some(n) = shortest_vcf(b, 7, true) {
+        let cap = match n {
+            0 | 1 => 0,
+            2 => 5,
+            3 => 8,
+            _ => 26,
+        };
+        let kept = quota
+            .by_length
+            .entry(format!("vcf{}", n.min(4)))
+            .or_insert(0);
+        if *kept < cap {
+            *kept += 1;
+            let firsts = vcf_first_moves(b, n, true);
+            quota.emit("vcf", line("vcf", &firsts, &format!("VCF with {n} fours")));
+        }
+        return;
+    }
+    if renju_black(b, me) {
+        if let Some(n) = shortest_vcf(b, 6, false) {
+            let firsts = vcf_first_moves(b, n, false);
+            let forb = b.forbidden_points();
+            let info = format!(
+                "VCF with {n} fours only ignoring forbidden points; expect lists forbidden points; firsts {}",
+                human(&firsts)
+            );
+            quota.emit("noforbid", line("noforbid", &forb, &info));
+            return;
+        }
+    }
+    if quota.count("defend") < wanted("defend") {
+        if let Some((n, defences)) = vcf_defences(b) {
+            let info = format!("opponent VCF with {n} fours; moves that stop every VCF");
+            quota.emit("defend", line("defend", &defences, &info));
+        }
+    }
 }
 
 /// The opponent (not to move) has a VCF of at least 2 fours and we have none: its length

@@ -125,31 +125,50 @@ fn pick_reply(occupied: &[Pos], last: Pos, size: usize) -> Option<Pos> {
         .map(|(x, y)| Pos::new(x as usize, y as usize))
 }
 
-/// Plays `args.moves` engine moves under `run`, sampling memory; prints the figures and
-/// returns (within its limits, peak VmHWM in bytes).
-fn memory_run(
-    args: &Args,
-    program: &str,
-    run: &MemoryRun,
-    progress: &Progress,
-) -> Result<(bool, u64)> {
-    let mut d = Driver::start(program, args.board, args.board, false)?;
-    let pid = d.pid();
-    let stop = Arc::new(AtomicBool::new(false));
-    let max_rss = Arc::new(AtomicU64::new(0));
-    let max_threads = Arc::new(AtomicU64::new(0));
-    let sampler = {
-        let (stop, max_rss, max_threads) = (stop.clone(), max_rss.clone(), max_threads.clone());
-        std::thread::spawn(move || {
-            while !stop.load(Relaxed) {
-                if let Some(s) = status(pid) {
-                    max_rss.fetch_max(s[1], Relaxed);
-                    max_threads.fetch_max(s[3], Relaxed);
+/// Samples a process's resident memory and thread count on a thread of its own.
+struct Sampler {
+    stop: Arc<AtomicBool>,
+    max_rss_kib: Arc<AtomicU64>,
+    max_threads: Arc<AtomicU64>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl Sampler {
+    fn start(pid: u32) -> Sampler {
+        let stop = Arc::new(AtomicBool::new(false));
+        let max_rss_kib = Arc::new(AtomicU64::new(0));
+        let max_threads = Arc::new(AtomicU64::new(0));
+        let (s, r, t) = (stop.clone(), max_rss_kib.clone(), max_threads.clone());
+        let thread = std::thread::spawn(move || {
+            while !s.load(Relaxed) {
+                if let Some(st) = status(pid) {
+                    r.fetch_max(st[1], Relaxed);
+                    t.fetch_max(st[3], Relaxed);
                 }
                 std::thread::sleep(SAMPLE_PERIOD);
             }
-        })
-    };
+        });
+        Sampler {
+            stop,
+            max_rss_kib,
+            max_threads,
+            thread,
+        }
+    }
+
+    /// Stops sampling: (largest VmRSS in KiB, most threads).
+    fn finish(self) -> (u64, u64) {
+        self.stop.store(true, Relaxed);
+        let _ = self.thread.join();
+        (
+            self.max_rss_kib.load(Relaxed),
+            self.max_threads.load(Relaxed),
+        )
+    }
+}
+
+/// The INFO lines of a memory run.
+fn run_infos(args: &Args, run: &MemoryRun) -> Vec<(&'static str, String)> {
     let mut infos = Vec::new();
     if run.send_limit {
         infos.push(("max_memory", run.limit.to_string()));
@@ -162,10 +181,25 @@ fn memory_run(
         ("rule", "0".to_string()),
     ]);
     infos.extend(run.extra.iter().cloned());
-    let played = d.infos(&infos).and_then(|_| play_moves(args, &mut d));
+    infos
+}
+
+/// Plays `args.moves` engine moves under `run`, sampling memory; prints the figures and
+/// returns (within its limits, peak VmHWM in bytes).
+fn memory_run(
+    args: &Args,
+    program: &str,
+    run: &MemoryRun,
+    progress: &Progress,
+) -> Result<(bool, u64)> {
+    let mut d = Driver::start(program, args.board, args.board, false)?;
+    let pid = d.pid();
+    let sampler = Sampler::start(pid);
+    let played = d
+        .infos(&run_infos(args, run))
+        .and_then(|_| play_moves(args, &mut d));
     let last = status(pid).unwrap_or_default();
-    stop.store(true, Relaxed);
-    let _ = sampler.join();
+    let (max_rss_kib, max_threads) = sampler.finish();
     let end = d.end();
     let hwm = last[0] * 1024;
     let (slowest, over) = match &played {
@@ -181,13 +215,12 @@ fn memory_run(
         (Ok(_), false) => "OVER LIMIT",
     };
     progress.println(&format!(
-        "  {}: peak VmHWM {:.1} MB = {:.1} % of limit [{verdict}]; max sampled VmRSS {:.1} MB, VmPeak (virtual) {:.1} MB, threads {}",
+        "  {}: peak VmHWM {:.1} MB = {:.1} % of limit [{verdict}]; max sampled VmRSS {:.1} MB, VmPeak (virtual) {:.1} MB, threads {max_threads}",
         run.label,
         hwm as f64 / 1e6,
         100.0 * hwm as f64 / run.limit as f64,
-        (max_rss.load(Relaxed) * 1024) as f64 / 1e6,
+        (max_rss_kib * 1024) as f64 / 1e6,
         (last[2] * 1024) as f64 / 1e6,
-        max_threads.load(Relaxed)
     ));
     let end_text = end.map_or("killed (no exit within 2 s)".to_string(), |t| {
         format!("{:.0} ms", t.as_secs_f64() * 1e3)
