@@ -1,9 +1,8 @@
-//! Pentad: a gomoku/renju engine for the Gomocup (Piskvork) protocol, and its match runner.
+//! Pentad: a gomoku/renju engine for the Gomocup (Piskvork) protocol.
 //!
-//! Layers look only down: `core` ← `board` ← `eval` ← `search` ← `protocol`; `arena` uses
-//! `core` and `board` to referee engine processes.
+//! Layers look only down: `core` ← `board` ← `eval` ← `search` ← `protocol`. The match
+//! runner (`arena/`) and the tools (`tools/`) are member crates built on this one.
 
-pub mod arena;
 pub mod board;
 pub mod core;
 pub mod engine;

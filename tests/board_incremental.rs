@@ -1,10 +1,21 @@
-//! Property test: over thousands of random games (random sizes 5..=32 incl. rectangular,
-//! every rule, walls before and during the game), after every move, undo and takeback the incremental patterns,
-//! combined classes, counts, hash and candidate area equal a from-scratch recomputation.
+//! Property test: random games (random sizes 5..=32 incl. rectangular, every rule, walls
+//! before and during the game) of moves, undos and takebacks; after each step the incremental
+//! patterns, combined classes, counts, hash and candidate area equal a from-scratch
+//! recomputation. Built on proptest, so a failing game is shrunk to a short one before it is
+//! reported.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use pentad::board::{debug, Board, Pattern, Pattern4};
 use pentad::core::{Color, Pos, Rule, RuleKind};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use rand::{Rng, SeedableRng};
+
+/// Random games played.
+const GAMES: u32 = 1500;
+/// Most steps in one game.
+const MAX_STEPS: usize = 90;
 
 const RULES: [RuleKind; 5] = [
     RuleKind::Freestyle,
@@ -65,58 +76,112 @@ fn check(b: &Board, rng: &mut impl Rng, what: &str) {
     }
 }
 
-#[test]
-fn random_games_stay_consistent() {
-    let mut rng = rand::rngs::StdRng::seed_from_u64(0xB0A2_D003);
-    let mut moves = 0u64;
-    let mut walls_mid_game = 0u64;
-    for game in 0..1500 {
-        let (w, h) = match game % 10 {
-            0 => (32, 32),
-            1 => (rng.gen_range(5..=8), rng.gen_range(5..=8)),
-            2 => (rng.gen_range(5..=32), rng.gen_range(5..=32)),
-            _ => {
-                let s = [15, 19, 20][game % 3];
-                (s, s)
-            }
-        };
-        let kind = RULES[game % 5];
-        let rule = Rule {
-            kind,
-            continuous: game % 7 == 0,
-        };
-        let mut b = Board::new(w, h, rule).unwrap();
-        if rule.continuous {
-            for _ in 0..rng.gen_range(0..6) {
-                let p = Pos::new(rng.gen_range(0..w), rng.gen_range(0..h));
-                if b.is_empty(p) {
-                    b.put_wall(p);
-                }
+/// One step of a random game. The indices pick from the list that exists at that moment
+/// (modulo its length), so they stay meaningful while the game is shrunk.
+#[derive(Clone, Debug)]
+enum Step {
+    /// A candidate point (near the stones).
+    Near(usize),
+    /// Any empty point.
+    Anywhere(usize),
+    /// Undo the last move.
+    Undo,
+    /// Take back one of the stones on the board (`TAKEBACK`), not necessarily the last.
+    TakeBack(usize),
+    /// A wall mid-game (continuous rules only): later undos must still restore exact state.
+    Wall(usize, usize),
+}
+
+/// A random game: board, rule, walls placed first, steps, and the seed of the spot checks.
+#[derive(Clone, Debug)]
+struct Game {
+    width: usize,
+    height: usize,
+    rule: Rule,
+    walls: Vec<(usize, usize)>,
+    steps: Vec<Step>,
+    check_seed: u64,
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        4 => any::<usize>().prop_map(Step::Near),
+        3 => any::<usize>().prop_map(Step::Anywhere),
+        1 => Just(Step::Undo),
+        1 => any::<usize>().prop_map(Step::TakeBack),
+        1 => (0..32usize, 0..32usize).prop_map(|(x, y)| Step::Wall(x, y)),
+    ]
+}
+
+fn game() -> impl Strategy<Value = Game> {
+    let size = prop_oneof![
+        1 => Just((32usize, 32usize)),
+        1 => (5..=8usize, 5..=8usize),
+        1 => (5..=32usize, 5..=32usize),
+        7 => prop::sample::select(vec![15usize, 19, 20]).prop_map(|s| (s, s)),
+    ];
+    let rule = (0..RULES.len(), prop::bool::weighted(1.0 / 7.0)).prop_map(|(k, continuous)| Rule {
+        kind: RULES[k],
+        continuous,
+    });
+    (
+        size,
+        rule,
+        prop::collection::vec((0..32usize, 0..32usize), 0..6),
+        prop::collection::vec(step(), 1..MAX_STEPS),
+        any::<u64>(),
+    )
+        .prop_map(|((width, height), rule, walls, steps, check_seed)| Game {
+            width,
+            height,
+            rule,
+            walls,
+            steps,
+            check_seed,
+        })
+}
+
+/// Counts over all games, so the test can tell that it exercised what it claims to.
+#[derive(Default)]
+struct Tally {
+    moves: AtomicU64,
+    walls_mid_game: AtomicU64,
+}
+
+/// Plays `g`, checking the board against the reference after the steps; panics on a
+/// mismatch.
+fn play(g: &Game, tally: &Tally) {
+    let (w, h) = (g.width, g.height);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(g.check_seed);
+    let mut b = Board::new(w, h, g.rule).unwrap();
+    if g.rule.continuous {
+        for &(x, y) in &g.walls {
+            let p = Pos::new(x % w, y % h);
+            if b.is_empty(p) {
+                b.put_wall(p);
             }
         }
-        let what = format!("game {game} {w}x{h} {rule:?}");
-        check(&b, &mut rng, &what);
-        let h0 = b.hash();
-        let len = rng.gen_range(1..(w * h).min(90));
-        for step in 0..len {
-            // Mostly play near the action, sometimes anywhere; sometimes undo.
-            let r = rng.gen_range(0..10);
-            if r == 0 && b.stone_count() > 0 {
-                b.undo();
-            } else if r == 2 && rule.continuous && step % 5 == 0 {
-                // A wall mid-game (setup normally): later undos of earlier stones must
-                // still restore exact state.
-                let p = Pos::new(rng.gen_range(0..w), rng.gen_range(0..h));
+    }
+    let what = format!("{w}x{h} {:?}", g.rule);
+    check(&b, &mut rng, &what);
+    let h0 = b.hash();
+    for (i, s) in g.steps.iter().enumerate() {
+        match *s {
+            Step::Undo if b.stone_count() > 0 => b.undo(),
+            Step::TakeBack(k) if b.stone_count() > 2 => {
+                let hist: Vec<Pos> = b.history().map(|(p, _)| p).collect();
+                assert!(b.remove_stone(hist[k % hist.len()]));
+            }
+            Step::Wall(x, y) if g.rule.continuous => {
+                let p = Pos::new(x % w, y % h);
                 if b.is_empty(p) {
                     b.put_wall(p);
-                    walls_mid_game += 1;
+                    tally.walls_mid_game.fetch_add(1, Relaxed);
                 }
-            } else if r == 1 && b.stone_count() > 2 {
-                let hist: Vec<Pos> = b.history().map(|(p, _)| p).collect();
-                let p = hist[rng.gen_range(0..hist.len())];
-                assert!(b.remove_stone(p));
-            } else {
-                let cands: Vec<Pos> = if r < 7 {
+            }
+            Step::Undo | Step::TakeBack(_) | Step::Wall(..) => {}
+            Step::Near(k) | Step::Anywhere(k) => {
+                let cands: Vec<Pos> = if matches!(s, Step::Near(_)) {
                     b.candidates().collect()
                 } else {
                     b.empty_points().collect()
@@ -124,34 +189,42 @@ fn random_games_stay_consistent() {
                 if cands.is_empty() {
                     break;
                 }
-                let p = cands[rng.gen_range(0..cands.len())];
-                b.make_move(p);
-                moves += 1;
-            }
-            if step % 4 == 0 || w * h < 100 {
-                check(&b, &mut rng, &what);
+                b.make_move(cands[k % cands.len()]);
+                tally.moves.fetch_add(1, Relaxed);
             }
         }
-        check(&b, &mut rng, &what);
-        while b.stone_count() > 0 {
-            b.undo();
+        if i % 4 == 0 || w * h < 100 {
+            check(&b, &mut rng, &format!("{what} after step {i} {s:?}"));
         }
-        check(&b, &mut rng, &what);
-        assert_eq!(b.hash(), h0, "{what}: hash after undoing everything");
     }
-    assert!(moves > 30_000);
-    assert!(walls_mid_game > 20, "only {walls_mid_game} mid-game walls");
+    check(&b, &mut rng, &what);
+    while b.stone_count() > 0 {
+        b.undo();
+    }
+    check(&b, &mut rng, &what);
+    assert_eq!(b.hash(), h0, "{what}: hash after undoing everything");
 }
 
 #[test]
-fn table_build_is_fast() {
-    use std::time::Instant;
-    let t = Instant::now();
-    for kind in RULES {
-        let _ = Board::new(15, 15, Rule::plain(kind)).unwrap();
+fn random_games_stay_consistent() {
+    let config = Config {
+        cases: GAMES,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    // A fixed generator: the same games on every run, like any other test.
+    let rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
+    let mut runner = TestRunner::new_with_rng(config, rng);
+    let tally = Tally::default();
+    let result = runner.run(&game(), |g| {
+        play(&g, &tally);
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
     }
-    let ms = t.elapsed().as_secs_f64() * 1e3;
-    eprintln!("all tables built in {ms:.1} ms");
-    // Generous bound: the machine is shared; the figure is reported above.
-    assert!(ms < 2000.0);
+    let moves = tally.moves.load(Relaxed);
+    let walls = tally.walls_mid_game.load(Relaxed);
+    assert!(moves > 30_000, "only {moves} moves");
+    assert!(walls > 20, "only {walls} mid-game walls");
 }

@@ -63,7 +63,7 @@ fn renju_cases_file() {
 }
 
 /// The expected verdicts are not just what the board says: the independent naive checker
-/// (straight from rules.md) agrees with every line of the file.
+/// (straight from docs/rules.md) agrees with every line of the file.
 #[test]
 fn renju_cases_match_naive_checker() {
     let cases = support::load_cases();

@@ -1,5 +1,5 @@
 //! Compares the board's renju forbidden points with an independent naive checker written
-//! straight from rules.md (tests/renju_support.rs), on thousands of random renju positions.
+//! straight from docs/rules.md (tests/renju_support.rs), on thousands of random renju positions.
 
 use pentad::board::{debug, Board, Pattern4};
 use pentad::core::{Color, Pos, Rule};

@@ -1,5 +1,5 @@
 //! Shared by the renju tests: an independent naive forbidden-point checker written straight
-//! from rules.md (plain 2-D grid, no tables, no fast path), and the parser of
+//! from docs/rules.md (plain 2-D grid, no tables, no fast path), and the parser of
 //! `tests/data/renju-cases.txt`. Included by the other renju tests with `#[path]`; as its own
 //! test target it checks the naive checker on a few textbook shapes.
 #![allow(dead_code)]

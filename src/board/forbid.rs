@@ -1,4 +1,4 @@
-//! The exact renju forbidden-point procedure (rules.md, "Renju forbidden points, exactly"),
+//! The exact renju forbidden-point procedure (docs/rules.md, "Renju forbidden points"),
 //! run on a scratch copy of the padded cell array. Recursive for 3-3: each three's
 //! straight-four point must itself be legal with the chain's stones on the board.
 
@@ -67,7 +67,7 @@ impl Scratch<'_> {
         n as u32
     }
 
-    /// Does direction `d` hold a three through black stone `p` (rules.md step 4)?
+    /// Does direction `d` hold a three through black stone `p` (docs/rules.md, step 4)?
     fn has_three(&mut self, p: usize, d: isize) -> bool {
         for k in -4..=4isize {
             let e = self.at(p, d, k);

@@ -436,7 +436,7 @@ impl Board {
     }
 
     /// Is empty point `p` forbidden to Black under the current rule (overline, 4-4, or 3-3
-    /// with the exact recursive test of rules.md)? Always false outside renju and for
+    /// with the exact recursive test of docs/rules.md)? Always false outside renju and for
     /// non-empty or off-board points. Whoever is to move, this judges Black.
     pub fn is_forbidden(&self, p: Pos) -> bool {
         if !self.rule.is_renju() || !self.is_empty(p) {

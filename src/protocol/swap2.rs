@@ -24,7 +24,7 @@ use std::thread;
 use std::time::Duration;
 
 use crate::board::Board;
-use crate::core::{Color, Pos};
+use crate::core::{Color, Pos, Symmetry};
 use crate::engine::Settings;
 use crate::eval::evaluate;
 use crate::search::{pick_simple_move, Score, SearchLimits, Searcher};
@@ -225,14 +225,6 @@ fn place(board: &Board, stones: &[(Pos, Color)]) -> Option<Board> {
     Some(b)
 }
 
-/// The eight symmetries of the square applied to an offset.
-fn transform(k: usize, (dx, dy): (i32, i32)) -> (i32, i32) {
-    let (x, y) = if k & 4 != 0 { (dy, dx) } else { (dx, dy) };
-    let x = if k & 1 != 0 { -x } else { x };
-    let y = if k & 2 != 0 { -y } else { y };
-    (x, y)
-}
-
 /// Three-stone shapes as (White offset, second Black offset) from the first Black stone, one
 /// per symmetry class, within two cells, in a fixed order.
 fn shapes() -> Vec<((i32, i32), (i32, i32))> {
@@ -246,8 +238,9 @@ fn shapes() -> Vec<((i32, i32), (i32, i32))> {
             if w == b {
                 continue;
             }
-            let canon = (0..8)
-                .map(|k| (transform(k, w), transform(k, b)))
+            let canon = Symmetry::ALL
+                .iter()
+                .map(|s| (s.apply_offset(w), s.apply_offset(b)))
                 .min()
                 .unwrap_or((w, b));
             if canon == (w, b) {
@@ -441,7 +434,9 @@ mod tests {
         );
         for (i, a) in s.iter().enumerate() {
             for b in &s[i + 1..] {
-                assert!((0..8).all(|k| (transform(k, a.0), transform(k, a.1)) != *b));
+                assert!(Symmetry::ALL
+                    .iter()
+                    .all(|s| (s.apply_offset(a.0), s.apply_offset(a.1)) != *b));
             }
         }
     }

@@ -9,7 +9,7 @@
 /// `max_memory` assumed when 0 or never sent (bytes; Gomocup's 350 MB, read as 10^6).
 pub const DEFAULT_MAX_MEMORY_BYTES: u64 = 350_000_000;
 /// Resident memory of everything but the hash and the search threads: binary text and data,
-/// libc, allocator, pattern tables, protocol buffers. `scripts/peak-memory.sh` measured the
+/// libc, allocator, pattern tables, protocol buffers. `pentad-tools peak-memory` measured the
 /// whole process at 3.9 MiB besides a 1 MiB hash (2 search threads, 20x20, full engine,
 /// 2026-11-21); the estimate keeps room for larger tables later.
 pub const BASE_OVERHEAD_BYTES: u64 = 16 << 20;

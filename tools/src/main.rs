@@ -1,0 +1,70 @@
+//! pentad-tools: the generators, tuners and measurement harnesses around the engine, one
+//! subcommand each (`pentad-tools --help` lists them). Each subcommand is a module with an
+//! `Args` (its options) and a `run`; a new one is a new module plus one line in [`Command`].
+
+mod analyse;
+mod board_speed;
+mod eval_tune;
+mod openings;
+mod progress;
+mod tactics;
+mod timing;
+mod vct_check;
+
+use clap::{Parser, Subcommand};
+
+/// Generators, tuners and measurement harnesses around the Pentad engine.
+#[derive(Parser, Debug)]
+#[command(name = "pentad-tools", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Generate the tactical suite tests/data/tactics.txt (to stdout).
+    Tactics(tactics::Args),
+    /// Generate the balanced opening files of tests/data/openings/ (to stdout).
+    Openings(openings::Args),
+    /// Fit the evaluation weights to recorded game results (Texel method).
+    EvalTune(eval_tune::Args),
+    /// Re-prove every win the VCT solver claims on recorded games.
+    VctCheck(vct_check::Args),
+    /// Search a position and the replies to some candidate moves.
+    Analyse(analyse::Args),
+    /// Measure the incremental board's move/undo speed.
+    BoardSpeed(board_speed::Args),
+    /// Self-play in the arena, then forfeits on time and the slowest answers.
+    TimeHarness(timing::time_harness::Args),
+    /// Summarise the answer times of a pentad-arena --results file.
+    TimeReport(timing::report::Args),
+    /// Replay recorded positions and split answer times into search and overhead.
+    AnswerLatency(timing::answer_latency::Args),
+    /// Peak resident memory under INFO max_memory limits, and START latency (Linux).
+    PeakMemory(timing::peak_memory::Args),
+    /// Wall time of fixed-depth searches for several thread counts.
+    TimeToDepth(timing::time_to_depth::Args),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Tactics(a) => tactics::run(a),
+        Command::Openings(a) => openings::run(a),
+        Command::EvalTune(a) => eval_tune::run(a),
+        Command::VctCheck(a) => vct_check::run(a),
+        Command::Analyse(a) => analyse::run(a),
+        Command::BoardSpeed(a) => board_speed::run(a),
+        Command::TimeHarness(a) => timing::time_harness::run(a),
+        Command::TimeReport(a) => timing::report::run(a),
+        Command::AnswerLatency(a) => timing::answer_latency::run(a),
+        Command::PeakMemory(a) => timing::peak_memory::run(a),
+        Command::TimeToDepth(a) => timing::time_to_depth::run(a),
+    };
+    if let Err(e) = result {
+        eprintln!("pentad-tools: error: {e:#}");
+        std::process::exit(1);
+    }
+}
