@@ -9,10 +9,7 @@ use std::time::{Duration, Instant};
 
 use crate::board::Board;
 use crate::search::time::{hash_bytes_for, watchdog_ms, TimeControl, TimeManager};
-use crate::search::{SearchLimits, SearchReport, SearchResult, Searcher};
-
-/// Stack size of the search thread.
-const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
+use crate::search::{SearchLimits, SearchReport, SearchResult, Searcher, SEARCH_STACK_BYTES};
 
 /// The INFO settings that matter to the engine (the protocol layer fills them in).
 #[derive(Clone, Debug)]

@@ -5,8 +5,9 @@
 //!
 //! Layout: `root` (root VCF/VCT solvers, iterative deepening with aspiration windows,
 //! multi-PV, Lazy SMP threads and the helper thread's VCT, strength and randomized choice),
-//! `smp` (which subtrees other threads are searching), `pvs` (one thread's PVS with
-//! TT, static win/threat check, razoring, futility, late-move pruning/reductions, VCF leaves),
+//! `smp` (search threads: their stack, helper start-up, which subtrees other threads are
+//! searching), `pvs` (one thread's PVS with TT, static win/threat check, razoring,
+//! futility, late-move pruning/reductions, VCF leaves),
 //! `movegen` (threat classification and forced-defence generation from the board's pattern
 //! counts), `vcf` / `vct` (threat-space solvers), `tt` (lock-free table), `history`
 //! (killers, history), `params` (constants), `bench` (deterministic bench).
@@ -28,6 +29,8 @@ mod smp;
 pub mod tt;
 pub mod vcf;
 pub mod vct;
+
+pub use smp::SEARCH_STACK_BYTES;
 
 /// Score from the side to move's point of view. Mates are `MATE - plies` / `-(MATE - plies)`.
 pub type Score = i32;
