@@ -1,15 +1,20 @@
 //! The engine facade: owns the searcher, runs searches on their own thread with a shared stop
 //! flag, and turns protocol settings into search limits and a hash size. It never prints.
+//!
+//! Submodule: `slot` (the searcher behind its lock, table changes waiting for a late search).
+
+mod slot;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::board::Board;
 use crate::search::time::{hash_bytes_for, watchdog_ms, TimeControl, TimeManager};
 use crate::search::{SearchLimits, SearchReport, SearchResult, Searcher, SEARCH_STACK_BYTES};
+use slot::SearcherSlot;
 
 /// The INFO settings that matter to the engine (the protocol layer fills them in).
 #[derive(Clone, Debug)]
@@ -108,8 +113,8 @@ pub type Notify = Arc<dyn Fn(EngineEvent) + Send + Sync>;
 
 /// Owns the [`Searcher`] and at most one running search.
 pub struct Engine {
-    searcher: Arc<Mutex<Searcher>>,
-    /// Size of the table as last set (read without locking: a search may hold the lock).
+    slot: Arc<SearcherSlot>,
+    /// Table size as last asked for (a late search may still delay the change).
     hash_bytes: usize,
     stop: Arc<AtomicBool>,
     notify: Notify,
@@ -120,10 +125,6 @@ pub struct Engine {
     /// log of how long the answer waits for the protocol thread).
     go_at: Instant,
     done_at: Arc<Mutex<Option<Instant>>>,
-}
-
-fn lock(m: &Mutex<Searcher>) -> MutexGuard<'_, Searcher> {
-    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The move to play if the search has to be abandoned: the first move of the latest
@@ -148,10 +149,9 @@ fn best_so_far(latest: &Mutex<Option<SearchReport>>) -> Result<SearchResult, Str
 impl Engine {
     /// An idle engine with a hash table of about `hash_bytes`; events go to `notify`.
     pub fn new(hash_bytes: usize, notify: Notify) -> Engine {
-        let searcher = Searcher::new(hash_bytes);
         Engine {
-            hash_bytes: searcher.hash_bytes(),
-            searcher: Arc::new(Mutex::new(searcher)),
+            slot: Arc::new(SearcherSlot::new(Searcher::new(hash_bytes))),
+            hash_bytes,
             stop: Arc::new(AtomicBool::new(false)),
             notify,
             worker: None,
@@ -248,7 +248,7 @@ impl Engine {
                 log::warn!("cannot start the watchdog thread: {e}");
             }
         }
-        let searcher = Arc::clone(&self.searcher);
+        let slot = Arc::clone(&self.slot);
         let notify = Arc::clone(&self.notify);
         let done_at2 = Arc::clone(&self.done_at);
         let handle = thread::Builder::new()
@@ -256,7 +256,6 @@ impl Engine {
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    let mut guard = lock(&searcher);
                     let report_to = Arc::clone(&notify);
                     let mut report = |r: &SearchReport| {
                         if answered.load(Ordering::Acquire) {
@@ -269,7 +268,7 @@ impl Engine {
                         }
                         report_to(EngineEvent::Report(r.clone()))
                     };
-                    guard.search(&board, &limits, &stop, &mut report)
+                    slot.with_searcher(|s| s.search(&board, &limits, &stop, &mut report))
                 }));
                 let outcome = outcome.map_err(|e| {
                     let why = e
@@ -278,9 +277,7 @@ impl Engine {
                         .or_else(|| e.downcast_ref::<String>().cloned())
                         .unwrap_or_else(|| "unknown panic".into());
                     // The searcher's state is suspect after a panic: start afresh.
-                    let bytes = lock(&searcher).hash_bytes();
-                    *lock(&searcher) = Searcher::new(bytes);
-                    searcher.clear_poison();
+                    slot.reset();
                     log::error!("search panicked: {why}");
                     format!("search panicked: {why}")
                 });
@@ -307,8 +304,9 @@ impl Engine {
     }
 
     /// Marks the search as over after its [`EngineEvent::Done`] has been received. A search
-    /// the watchdog answered for is left to finish on its own (the next search waits for
-    /// the table, inside its own watchdog's time).
+    /// the watchdog answered for is left to finish on its own: nothing waits for it here,
+    /// the next search waits for the searcher on its own thread (inside its own watchdog's
+    /// time), and table changes wait until the late search lets go of the searcher.
     pub fn finished(&mut self) {
         if log::log_enabled!(log::Level::Debug) {
             let done = self.done_at.lock().ok().and_then(|d| *d);
@@ -329,21 +327,35 @@ impl Engine {
         }
     }
 
-    /// Bytes of the transposition table (as last set; does not wait for a search).
+    /// Bytes of the transposition table as last asked for (does not wait for a search).
     pub fn hash_bytes(&self) -> usize {
         self.hash_bytes
     }
 
-    /// Resizes the transposition table (only call while idle).
+    /// Resizes the transposition table (call while idle). Never waits for a search: while
+    /// a late search still holds the searcher, the change waits until it lets go.
     pub fn resize(&mut self, bytes: usize) {
-        let mut s = lock(&self.searcher);
-        s.resize(bytes);
-        self.hash_bytes = s.hash_bytes();
+        self.hash_bytes = bytes;
+        self.slot.resize(bytes);
     }
 
-    /// Clears the transposition table (only call while idle).
+    /// Clears the transposition table (call while idle). Never waits for a search, as
+    /// [`Engine::resize`].
     pub fn clear_hash(&self) {
-        lock(&self.searcher).clear_hash();
+        self.slot.clear();
+    }
+
+    /// Makes the next search hold the searcher `stall` longer, ignoring the stop flag: a
+    /// search that overruns its time (tests of what follows a watchdog's answer).
+    #[cfg(test)]
+    pub(crate) fn stall_next_search(&self, stall: Duration) {
+        self.slot.stall_next_job(stall);
+    }
+
+    /// Bytes of the table as it is now; waits for a running search (tests only).
+    #[cfg(test)]
+    pub(crate) fn table_bytes(&self) -> usize {
+        self.slot.table_bytes()
     }
 }
 

@@ -687,3 +687,6 @@ fn build_swap2(cur: &Board, entries: &[Vec<i64>]) -> Result<Board, String> {
     }
     Ok(b)
 }
+
+#[cfg(test)]
+mod tests;
