@@ -1,7 +1,7 @@
 //! Pentad: a gomoku/renju engine for the Gomocup (Piskvork) protocol, and its match runner.
 //!
-//! Layers look only down: `core` ← `board` ← `eval` ← `search` ← `protocol`; `arena` uses
-//! `core` and `board` to referee engine processes.
+//! Layers look only down: `core` ← `board` ← `eval` ← `search` ← `engine` ← `protocol`;
+//! `arena` uses `core` and `board` to referee engine processes.
 
 pub mod arena;
 pub mod board;

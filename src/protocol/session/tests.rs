@@ -100,3 +100,44 @@ fn nothing_waits_for_a_search_the_watchdog_abandoned() {
         "the resize is applied once the late search returns"
     );
 }
+
+#[test]
+fn stop_during_a_swap2_decision_answers_once_with_the_decision_so_far() {
+    // The default budget (no timeout_turn) takes the better part of a second or more.
+    let (mut s, rx) = session();
+    s.handle_input(b"START 15", false);
+    assert_eq!(replies(&mut s), ["OK"]);
+    for (stones, stop) in [(&[][..], "STOP"), (&["7,7", "8,8", "8,7"][..], "YXSTOP")] {
+        s.handle_input(b"SWAP2BOARD", false);
+        for st in stones {
+            s.handle_input(st.as_bytes(), false);
+        }
+        s.handle_input(b"DONE", false);
+        assert!(s.is_thinking(), "the decision runs on the engine");
+        s.handle_input(b"ABOUT", false);
+        assert_eq!(s.queued(), 1, "commands wait for the decision");
+        std::thread::sleep(Duration::from_millis(30));
+        let t = Instant::now();
+        s.handle_input(stop.as_bytes(), false);
+        await_answer(&mut s, &rx, Duration::from_secs(2));
+        assert!(
+            t.elapsed() < Duration::from_millis(600),
+            "{:?}",
+            t.elapsed()
+        );
+        let r = replies(&mut s);
+        assert_eq!(r.len(), 2, "{r:?}");
+        let stones_played = s.board().unwrap().stone_count();
+        let words: Vec<&str> = r[0].split(' ').collect();
+        if stones.is_empty() {
+            assert_eq!(words.len(), 3, "{r:?}");
+            assert_eq!(stones_played, 0, "a proposal places nothing");
+        } else if r[0] == "SWAP" {
+            assert_eq!(stones_played, 3);
+        } else {
+            assert!(words.len() <= 2 && words.iter().all(|w| w.contains(',')));
+            assert_eq!(stones_played, if words.len() == 1 { 4 } else { 3 });
+        }
+        assert!(r[1].starts_with("name="), "ABOUT after the decision: {r:?}");
+    }
+}
