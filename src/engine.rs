@@ -1,19 +1,25 @@
-//! The engine facade: owns the searcher, runs searches on their own thread with a shared stop
-//! flag, and turns protocol settings into search limits and a hash size. It never prints.
+//! The engine facade: owns the searcher and runs every search on it (a move, or a Swap2
+//! decision) on its own thread, with a stop flag and a watchdog; turns protocol settings into
+//! search limits and a hash size. It never prints: answers are typed values.
+//!
+//! Submodules: `slot` (the searcher behind its lock, table changes waiting for a late
+//! search), `watchdog` (the backstop of the time limit), `swap2` (Swap2 opening decisions).
+
+mod slot;
+pub mod swap2;
+mod watchdog;
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{mpsc, Arc};
 use std::thread;
-use std::time::{Duration, Instant};
 
 use crate::board::Board;
 use crate::search::memory::hash_bytes_for;
-use crate::search::time::{watchdog_ms, TimeControl, TimeManager};
-use crate::search::{SearchLimits, SearchReport, SearchResult, Searcher};
-
-/// Stack size of the search thread.
-const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
+use crate::search::time::{TimeControl, TimeManager};
+use crate::search::{SearchLimits, SearchReport, SearchResult, Searcher, SEARCH_STACK_BYTES};
+use slot::SearcherSlot;
+use swap2::{Swap2Budget, Swap2Reply};
+use watchdog::Answering;
 
 /// The INFO settings that matter to the engine (the protocol layer fills them in).
 #[derive(Clone, Debug)]
@@ -94,234 +100,219 @@ pub fn hash_bytes_for_settings(s: &Settings) -> usize {
     )
 }
 
+/// The answer of a finished search.
+#[derive(Clone, Debug)]
+pub enum Answer {
+    /// The move search's result.
+    Move(SearchResult),
+    /// The Swap2 decision; `None` when the position has no legal Swap2 answer.
+    Swap2(Option<Swap2Reply>),
+}
+
 /// What the search thread sends back.
 #[derive(Debug)]
 pub enum EngineEvent {
-    /// One completed iteration (or one line of a multi-PV set).
+    /// One completed iteration (or one line of a multi-PV set) of a move search.
     Report(SearchReport),
-    /// The search ended: its result, or why it failed (a panic).
-    Done(Result<SearchResult, String>),
+    /// The search ended: its answer, or why there is none (a panic, or an overrun before
+    /// any answer; the protocol layer then falls back to a simple choice).
+    Done(Result<Answer, String>),
 }
 
 /// Where engine events go (a channel sender wrapped in a closure, or a test collector).
 pub type Notify = Arc<dyn Fn(EngineEvent) + Send + Sync>;
 
+/// One search to run on the search thread.
+enum Job {
+    /// Find the move to play (or the lines of a multi-PV search).
+    Move { board: Board, limits: SearchLimits },
+    /// Make the Swap2 decision for a board of 0, 3 or 5 stones.
+    Swap2 { board: Board, budget: Swap2Budget },
+}
+
+impl Job {
+    /// The hard time limit the watchdog enforces, ms.
+    fn maximum_ms(&self) -> Option<u64> {
+        match self {
+            Job::Move { limits, .. } => limits.time.maximum_ms(),
+            Job::Swap2 { budget, .. } => Some(budget.max_ms),
+        }
+    }
+
+    /// Runs the job on the shared searcher (waiting for it while a late search holds it),
+    /// keeping `answering`'s best answer so far up to date for the watchdog.
+    fn run(self, slot: &SearcherSlot, stop: &AtomicBool, answering: &Answering) -> Answer {
+        match self {
+            Job::Move { board, limits } => slot.with_searcher(|s| {
+                let mut report = |r: &SearchReport| {
+                    if r.multipv <= 1 {
+                        if let Some(result) = result_of_report(r) {
+                            answering.set_best_so_far(Answer::Move(result));
+                        }
+                    }
+                    answering.report(EngineEvent::Report(r.clone()));
+                };
+                Answer::Move(s.search(&board, &limits, stop, &mut report))
+            }),
+            Job::Swap2 { board, budget } => {
+                // The static choice needs no searcher: the watchdog has it even while a
+                // late search keeps the searcher.
+                answering.set_best_so_far(Answer::Swap2(swap2::static_reply(&board)));
+                let reply = slot.with_searcher(|s| swap2::decide(s, &board, &budget, stop));
+                Answer::Swap2(reply)
+            }
+        }
+    }
+}
+
+/// The move a completed iteration's report stands for (`None` for an empty line).
+fn result_of_report(r: &SearchReport) -> Option<SearchResult> {
+    let best = *r.pv.first()?;
+    Some(SearchResult {
+        best,
+        score: r.score,
+        depth: r.depth,
+        nodes: r.nodes,
+        pv: r.pv.clone(),
+    })
+}
+
+/// The text of a caught panic.
+fn panic_text(e: &(dyn std::any::Any + Send)) -> String {
+    e.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| e.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// The search thread: runs `job`, then answers unless the watchdog already did. Dropping
+/// `search_done` tells the watchdog the search returned.
+fn search_thread(
+    job: Job,
+    slot: &SearcherSlot,
+    stop: &AtomicBool,
+    answering: &Answering,
+    search_done: mpsc::Sender<()>,
+) {
+    let maximum = job.maximum_ms();
+    let run = std::panic::AssertUnwindSafe(|| job.run(slot, stop, answering));
+    let outcome = std::panic::catch_unwind(run).map_err(|e| {
+        let why = panic_text(&*e);
+        // The searcher's state is suspect after a panic: start afresh.
+        slot.reset();
+        log::error!("search panicked: {why}");
+        format!("search panicked: {why}")
+    });
+    drop(search_done);
+    let ms = answering.ms_since_start();
+    if answering.answer(outcome) {
+        log::debug!("time: search returned {ms} ms after go (maximum {maximum:?} ms)");
+    } else {
+        log::debug!("time: late search returned {ms} ms after go; result dropped");
+    }
+}
+
 /// Owns the [`Searcher`] and at most one running search.
 pub struct Engine {
-    searcher: Arc<Mutex<Searcher>>,
-    /// Size of the table as last set (read without locking: a search may hold the lock).
+    slot: Arc<SearcherSlot>,
+    /// Table size as last asked for (a late search may still delay the change).
     hash_bytes: usize,
     stop: Arc<AtomicBool>,
     notify: Notify,
     worker: Option<thread::JoinHandle<()>>,
-    /// Set when the watchdog answered for the running search (its thread may still run).
-    abandoned: Arc<AtomicBool>,
-    /// When the running search was started, and when its `Done` was sent (for the debug
-    /// log of how long the answer waits for the protocol thread).
-    go_at: Instant,
-    done_at: Arc<Mutex<Option<Instant>>>,
-}
-
-fn lock(m: &Mutex<Searcher>) -> MutexGuard<'_, Searcher> {
-    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// The move to play if the search has to be abandoned: the first move of the latest
-/// first-line report, if any.
-fn best_so_far(latest: &Mutex<Option<SearchReport>>) -> Result<SearchResult, String> {
-    let r = latest
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .take();
-    match r {
-        Some(r) if !r.pv.is_empty() => Ok(SearchResult {
-            best: r.pv[0],
-            score: r.score,
-            depth: r.depth,
-            nodes: r.nodes,
-            pv: r.pv,
-        }),
-        _ => Err("search overran its time before any iteration completed".into()),
-    }
+    /// The answer state of the running (or last) search.
+    answering: Option<Arc<Answering>>,
 }
 
 impl Engine {
     /// An idle engine with a hash table of about `hash_bytes`; events go to `notify`.
     pub fn new(hash_bytes: usize, notify: Notify) -> Engine {
-        let searcher = Searcher::new(hash_bytes);
         Engine {
-            hash_bytes: searcher.hash_bytes(),
-            searcher: Arc::new(Mutex::new(searcher)),
+            slot: Arc::new(SearcherSlot::new(Searcher::new(hash_bytes))),
+            hash_bytes,
             stop: Arc::new(AtomicBool::new(false)),
             notify,
             worker: None,
-            abandoned: Arc::new(AtomicBool::new(false)),
-            go_at: Instant::now(),
-            done_at: Arc::new(Mutex::new(None)),
+            answering: None,
         }
     }
 
-    /// True from [`Engine::go`] until [`Engine::finished`].
+    /// True from [`Engine::go`] or [`Engine::go_swap2`] until [`Engine::finished`].
     pub fn is_thinking(&self) -> bool {
         self.worker.is_some()
     }
 
-    /// Starts searching `board` on the search thread. Reports and the final
-    /// [`EngineEvent::Done`] arrive through the notify callback. Errors if a search is
+    /// Starts searching `board` for a move. Reports and the final [`EngineEvent::Done`]
+    /// (with [`Answer::Move`]) arrive through the notify callback. Errors if a search is
     /// already running or the thread cannot be started.
     ///
-    /// With a hard limit (`limits.time`'s maximum) a watchdog thread backs the search's own
-    /// clock checks: at the maximum it sets the stop flag, and if the search still has not
-    /// returned at [`watchdog_ms`] it sends `Done` itself with the best move of the latest
-    /// completed iteration (or an error, and the protocol layer plays its fallback move).
-    /// The late search's events are then dropped; its thread finishes on its own.
+    /// With a hard limit (`limits.time`'s maximum) a watchdog backs the search's own clock
+    /// checks: at the maximum it sets the stop flag, and if the search still has not
+    /// returned at [`watchdog_ms`](crate::search::time::watchdog_ms) it sends `Done` itself
+    /// with the best move of the latest completed iteration (or an error, and the protocol
+    /// layer plays its fallback move). The late search's events are then dropped; its thread
+    /// finishes on its own.
     pub fn go(&mut self, board: Board, limits: SearchLimits) -> Result<(), String> {
+        self.start(Job::Move { board, limits })
+    }
+
+    /// Starts the Swap2 decision for `board` (0, 3 or 5 stones in Swap2 order) within
+    /// `budget`. No reports; [`EngineEvent::Done`] brings [`Answer::Swap2`]. The stop flag
+    /// ends the decision early with the best one so far; the watchdog enforces
+    /// `budget.max_ms` as for a move and, for a decision that overruns, answers with the
+    /// static choice.
+    pub fn go_swap2(&mut self, board: Board, budget: Swap2Budget) -> Result<(), String> {
+        self.start(Job::Swap2 { board, budget })
+    }
+
+    fn start(&mut self, job: Job) -> Result<(), String> {
         if self.worker.is_some() {
             return Err("a search is already running".into());
         }
         // Fresh flags per search: a late watchdog or STOP can only touch its own search.
         let stop = Arc::new(AtomicBool::new(false));
-        self.stop = Arc::clone(&stop);
-        // Set by whoever sends `Done` first (the search or the watchdog).
-        let answered = Arc::new(AtomicBool::new(false));
-        let abandoned = Arc::new(AtomicBool::new(false));
-        self.abandoned = Arc::clone(&abandoned);
-        let latest: Arc<Mutex<Option<SearchReport>>> = Arc::new(Mutex::new(None));
+        let answering = Arc::new(Answering::new(Arc::clone(&self.notify)));
         let (done_tx, done_rx) = mpsc::channel::<()>();
-        let t0 = Instant::now();
-        self.go_at = t0;
-        let done_at = Arc::new(Mutex::new(None));
-        self.done_at = Arc::clone(&done_at);
-        let maximum = limits.time.maximum_ms();
+        let maximum = job.maximum_ms();
+        let handle = {
+            let (slot, stop, answering) = (
+                Arc::clone(&self.slot),
+                Arc::clone(&stop),
+                Arc::clone(&answering),
+            );
+            thread::Builder::new()
+                .name("pentad-search".into())
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn(move || search_thread(job, &slot, &stop, &answering, done_tx))
+                .map_err(|e| format!("cannot start the search thread: {e}"))?
+        };
         if let Some(max) = maximum {
-            let stop = Arc::clone(&stop);
-            let answered = Arc::clone(&answered);
-            let latest = Arc::clone(&latest);
-            let notify = Arc::clone(&self.notify);
-            let last_call = watchdog_ms(max);
-            let spawned = thread::Builder::new()
-                .name("pentad-watchdog".into())
-                .stack_size(256 * 1024)
-                .spawn(move || {
-                    let wait = |until: u64| {
-                        let left = until.saturating_sub(t0.elapsed().as_millis() as u64);
-                        matches!(
-                            done_rx.recv_timeout(Duration::from_millis(left)),
-                            Err(mpsc::RecvTimeoutError::Timeout)
-                        )
-                    };
-                    if !wait(max) {
-                        return;
-                    }
-                    stop.store(true, Ordering::Relaxed);
-                    log::debug!("time: backstop set the stop flag at {max} ms");
-                    if !wait(last_call) {
-                        return;
-                    }
-                    if !answered.swap(true, Ordering::AcqRel) {
-                        abandoned.store(true, Ordering::Release);
-                        if let Ok(mut d) = done_at.lock() {
-                            *d = Some(Instant::now());
-                        }
-                        let result = best_so_far(&latest);
-                        // Routine on a loaded machine when a best move exists (debug); the
-                        // fallback move is worth a warning.
-                        let level = if result.is_ok() {
-                            log::Level::Debug
-                        } else {
-                            log::Level::Warn
-                        };
-                        log::log!(
-                            level,
-                            "time: search still running {} ms after go (maximum {max} ms); \
-                             answering with {}",
-                            t0.elapsed().as_millis(),
-                            match &result {
-                                Ok(r) => format!("the best move so far ({})", r.best),
-                                Err(_) => "the fallback move".into(),
-                            }
-                        );
-                        notify(EngineEvent::Done(result));
-                    }
-                });
-            if let Err(e) = spawned {
-                log::warn!("cannot start the watchdog thread: {e}");
-            }
+            watchdog::spawn(max, Arc::clone(&stop), Arc::clone(&answering), done_rx);
         }
-        let searcher = Arc::clone(&self.searcher);
-        let notify = Arc::clone(&self.notify);
-        let done_at2 = Arc::clone(&self.done_at);
-        let handle = thread::Builder::new()
-            .name("pentad-search".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    let mut guard = lock(&searcher);
-                    let report_to = Arc::clone(&notify);
-                    let mut report = |r: &SearchReport| {
-                        if answered.load(Ordering::Acquire) {
-                            return; // the watchdog already answered for this search
-                        }
-                        if r.multipv <= 1 {
-                            if let Ok(mut l) = latest.lock() {
-                                *l = Some(r.clone());
-                            }
-                        }
-                        report_to(EngineEvent::Report(r.clone()))
-                    };
-                    guard.search(&board, &limits, &stop, &mut report)
-                }));
-                let outcome = outcome.map_err(|e| {
-                    let why = e
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| e.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "unknown panic".into());
-                    // The searcher's state is suspect after a panic: start afresh.
-                    let bytes = lock(&searcher).hash_bytes();
-                    *lock(&searcher) = Searcher::new(bytes);
-                    searcher.clear_poison();
-                    log::error!("search panicked: {why}");
-                    format!("search panicked: {why}")
-                });
-                drop(done_tx);
-                let ms = t0.elapsed().as_millis();
-                if answered.swap(true, Ordering::AcqRel) {
-                    log::debug!("time: late search returned {ms} ms after go; result dropped");
-                } else {
-                    log::debug!("time: search returned {ms} ms after go (maximum {maximum:?} ms)");
-                    if let Ok(mut d) = done_at2.lock() {
-                        *d = Some(Instant::now());
-                    }
-                    notify(EngineEvent::Done(outcome));
-                }
-            })
-            .map_err(|e| format!("cannot start the search thread: {e}"))?;
+        self.stop = stop;
+        self.answering = Some(answering);
         self.worker = Some(handle);
         Ok(())
     }
 
-    /// Asks the running search (if any) to stop now; its result arrives as usual.
+    /// Asks the running search (if any) to stop now; its answer arrives as usual.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
     }
 
     /// Marks the search as over after its [`EngineEvent::Done`] has been received. A search
-    /// the watchdog answered for is left to finish on its own (the next search waits for
-    /// the table, inside its own watchdog's time).
+    /// the watchdog answered for is left to finish on its own: nothing waits for it here,
+    /// the next search waits for the searcher on its own thread (inside its own watchdog's
+    /// time), and table changes wait until the late search lets go of the searcher.
     pub fn finished(&mut self) {
-        if log::log_enabled!(log::Level::Debug) {
-            let done = self.done_at.lock().ok().and_then(|d| *d);
-            if let Some(d) = done {
-                log::debug!(
-                    "time: answer reached the protocol thread {} ms after Done, {} ms after go",
-                    d.elapsed().as_millis(),
-                    self.go_at.elapsed().as_millis()
-                );
+        let abandoned = self.answering.as_ref().is_some_and(|a| {
+            if log::log_enabled!(log::Level::Debug) {
+                a.log_delivery();
             }
-        }
+            a.is_abandoned()
+        });
         if let Some(h) = self.worker.take() {
-            if self.abandoned.load(Ordering::Acquire) && !h.is_finished() {
+            if abandoned && !h.is_finished() {
                 log::debug!("time: leaving the overrunning search thread to finish");
             } else {
                 let _ = h.join();
@@ -329,21 +320,35 @@ impl Engine {
         }
     }
 
-    /// Bytes of the transposition table (as last set; does not wait for a search).
+    /// Bytes of the transposition table as last asked for (does not wait for a search).
     pub fn hash_bytes(&self) -> usize {
         self.hash_bytes
     }
 
-    /// Resizes the transposition table (only call while idle).
+    /// Resizes the transposition table (call while idle). Never waits for a search: while
+    /// a late search still holds the searcher, the change waits until it lets go.
     pub fn resize(&mut self, bytes: usize) {
-        let mut s = lock(&self.searcher);
-        s.resize(bytes);
-        self.hash_bytes = s.hash_bytes();
+        self.hash_bytes = bytes;
+        self.slot.resize(bytes);
     }
 
-    /// Clears the transposition table (only call while idle).
+    /// Clears the transposition table (call while idle). Never waits for a search, as
+    /// [`Engine::resize`].
     pub fn clear_hash(&self) {
-        lock(&self.searcher).clear_hash();
+        self.slot.clear();
+    }
+
+    /// Makes the next search hold the searcher `stall` longer, ignoring the stop flag: a
+    /// search that overruns its time (tests of what follows a watchdog's answer).
+    #[cfg(test)]
+    pub(crate) fn stall_next_search(&self, stall: std::time::Duration) {
+        self.slot.stall_next_job(stall);
+    }
+
+    /// Bytes of the table as it is now; waits for a running search (tests only).
+    #[cfg(test)]
+    pub(crate) fn table_bytes(&self) -> usize {
+        self.slot.table_bytes()
     }
 }
 
@@ -352,6 +357,7 @@ mod tests {
     use super::*;
     use crate::core::Rule;
     use crate::search::time::{DEFAULT_TURN_MS, UNLIMITED_MS};
+    use std::time::{Duration, Instant};
 
     #[test]
     fn limits_follow_the_clock() {
@@ -385,20 +391,122 @@ mod tests {
     }
 
     #[test]
-    fn watchdog_answer_is_the_latest_report_or_an_error() {
+    fn watchdog_answer_is_the_latest_report() {
         use crate::core::Pos;
-        let latest = Mutex::new(None);
-        assert!(best_so_far(&latest).is_err(), "no iteration: fallback");
-        *latest.lock().unwrap() = Some(SearchReport {
+        let r = SearchReport {
             depth: 5,
             score: 42,
             pv: vec![Pos::new(7, 8), Pos::new(8, 8)],
             ..SearchReport::default()
+        };
+        let m = result_of_report(&r).unwrap();
+        assert_eq!((m.best, m.score, m.depth), (Pos::new(7, 8), 42, 5));
+        assert_eq!(m.pv, r.pv);
+        assert!(
+            result_of_report(&SearchReport::default()).is_none(),
+            "an empty PV is no move"
+        );
+    }
+
+    /// An engine whose events arrive on the returned channel.
+    fn engine() -> (Engine, mpsc::Receiver<EngineEvent>) {
+        let (tx, rx) = mpsc::channel();
+        let tx = std::sync::Mutex::new(tx);
+        let notify: Notify = Arc::new(move |ev| {
+            if let Ok(t) = tx.lock() {
+                let _ = t.send(ev);
+            }
         });
-        let r = best_so_far(&latest).unwrap();
-        assert_eq!((r.best, r.score, r.depth), (Pos::new(7, 8), 42, 5));
-        *latest.lock().unwrap() = Some(SearchReport::default());
-        assert!(best_so_far(&latest).is_err(), "an empty PV is no move");
+        (Engine::new(1 << 20, notify), rx)
+    }
+
+    /// The Swap2 answer of the next `Done` within `within`, and when it came.
+    fn swap2_done(
+        rx: &mpsc::Receiver<EngineEvent>,
+        within: Duration,
+    ) -> (Result<Option<Swap2Reply>, String>, Instant) {
+        let t = Instant::now();
+        loop {
+            let left = within.saturating_sub(t.elapsed());
+            match rx.recv_timeout(left).expect("Done in time") {
+                EngineEvent::Done(Ok(Answer::Swap2(r))) => return (Ok(r), Instant::now()),
+                EngineEvent::Done(other) => return (Err(format!("{other:?}")), Instant::now()),
+                EngineEvent::Report(_) => {}
+            }
+        }
+    }
+
+    /// Probes so large that one takes seconds: only the stop flag ends the decision soon.
+    const HUGE: Swap2Budget = Swap2Budget {
+        probe_nodes: 50_000_000,
+        max_ms: 60_000,
+    };
+
+    #[test]
+    fn stop_ends_a_swap2_decision_with_the_best_so_far() {
+        let (mut e, rx) = engine();
+        let empty = Board::new(15, 15, Rule::FREESTYLE).unwrap();
+        for board in [
+            empty.clone(),
+            swap2::tests::board_of(&[(7, 7), (8, 8), (8, 7)]),
+        ] {
+            e.go_swap2(board.clone(), HUGE).unwrap();
+            assert!(e.is_thinking());
+            std::thread::sleep(Duration::from_millis(50));
+            let stopped = Instant::now();
+            e.stop();
+            let (reply, at) = swap2_done(&rx, Duration::from_secs(5));
+            e.finished();
+            assert!(
+                at - stopped < Duration::from_millis(500),
+                "{:?}",
+                at - stopped
+            );
+            let reply = reply.unwrap().expect("a decision");
+            let n = match &reply {
+                Swap2Reply::Swap => 0,
+                Swap2Reply::Moves(ms) => ms.len(),
+            };
+            let allowed: &[usize] = if board.stone_count() == 0 {
+                &[3]
+            } else {
+                &[0, 1, 2]
+            };
+            assert!(allowed.contains(&n), "{reply:?}");
+        }
+    }
+
+    #[test]
+    fn swap2_time_cap_is_the_watchdogs() {
+        let (mut e, rx) = engine();
+        let budget = Swap2Budget {
+            max_ms: 150,
+            ..HUGE
+        };
+        let board = Board::new(15, 15, Rule::FREESTYLE).unwrap();
+        let go = Instant::now();
+        e.go_swap2(board, budget).unwrap();
+        let (reply, at) = swap2_done(&rx, Duration::from_secs(5));
+        e.finished();
+        assert!(at - go < Duration::from_millis(700), "{:?}", at - go);
+        assert!(matches!(reply, Ok(Some(Swap2Reply::Moves(ms))) if ms.len() == 3));
+    }
+
+    #[test]
+    fn an_overrunning_swap2_decision_gets_the_static_choice() {
+        let (mut e, rx) = engine();
+        let board = swap2::tests::board_of(&[(7, 7), (8, 8), (8, 7)]);
+        let budget = Swap2Budget {
+            probe_nodes: 200,
+            max_ms: 100,
+        };
+        e.stall_next_search(Duration::from_secs(2));
+        let go = Instant::now();
+        e.go_swap2(board.clone(), budget).unwrap();
+        let (reply, at) = swap2_done(&rx, Duration::from_secs(5));
+        e.finished();
+        assert!(at - go < Duration::from_millis(700), "{:?}", at - go);
+        assert_eq!(reply, Ok(swap2::static_reply(&board)));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Pentad: a gomoku/renju engine for the Gomocup (Piskvork) protocol.
 //!
-//! Layers look only down: `core` ← `board` ← `eval` ← `search` ← `protocol`. The match
-//! runner (`arena/`) and the tools (`tools/`) are member crates built on this one.
+//! Layers look only down: `core` ← `board` ← `eval` ← `search` ← `engine` ← `protocol`. The
+//! match runner (`arena/`) and the tools (`tools/`) are member crates built on this one.
 
 pub mod board;
 pub mod core;

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use pentad::board::Board;
 use pentad::core::{Color, Pos, Rule};
-use pentad::protocol::swap2::{
+use pentad::engine::swap2::{
     probe, respond, respond_with, Swap2Budget, Swap2Reply, DECISION_FACTOR, DEFAULT_PROBE_NODES,
     PLAY_MARGIN, REFINE_FACTOR, SWAP_MARGIN,
 };
@@ -73,7 +73,7 @@ fn proposal_is_legal_balanced_and_deterministic() {
         let empty = Board::new(size, size, rule).unwrap();
         let r = respond(&empty).expect("a proposal");
         let ms = moves(&r).to_vec();
-        assert_eq!(ms.len(), 3, "{rule:?} {size}: {r}");
+        assert_eq!(ms.len(), 3, "{rule:?} {size}: {r:?}");
         assert!(ms[0] != ms[1] && ms[1] != ms[2] && ms[0] != ms[2]);
         let b = place_checked(&empty, &ms);
         // Near the centre.
@@ -84,7 +84,7 @@ fn proposal_is_legal_balanced_and_deterministic() {
         let s = probe(&b, DEFAULT_PROBE_NODES * REFINE_FACTOR);
         assert!(
             s.abs() <= BALANCED,
-            "{rule:?} {size}: {r} scores {s} for White"
+            "{rule:?} {size}: {r:?} scores {s} for White"
         );
         if size == 15 && rule == Rule::FREESTYLE {
             assert_eq!(respond(&empty), Some(r.clone()), "not deterministic");
@@ -112,7 +112,7 @@ fn black_clearly_worse_after_three_is_not_swapped() {
         let b = swap2_board(rule, 15, &stones);
         let r = respond(&b).expect("a reply");
         let ms = moves(&r);
-        assert_eq!(ms.len(), 1, "{stones:?}: {r}");
+        assert_eq!(ms.len(), 1, "{stones:?}: {r:?}");
         let after = place_checked(&b, ms);
         assert_eq!(after.stone_count(), 4);
         assert!(decision_score(&b) >= -PLAY_MARGIN);
@@ -137,7 +137,7 @@ fn three_stone_choice_agrees_with_the_search() {
                 // The two stones (White, then Black) even the game out better than it was.
                 let after = place_checked(&b, ms);
                 let e = probe(&after, DEFAULT_PROBE_NODES * REFINE_FACTOR);
-                assert!(e.abs() < s.abs(), "{stones:?}: {r} scores {e}, was {s}");
+                assert!(e.abs() < s.abs(), "{stones:?}: {r:?} scores {e}, was {s}");
             }
             n => panic!("{stones:?}: {n} moves"),
         }
@@ -157,7 +157,7 @@ fn five_stones_take_the_better_colour() {
     ] {
         let b = swap2_board(Rule::FREESTYLE, 15, &stones);
         let r = respond(&b).expect("a reply");
-        assert_eq!(moves(&r).len(), 1, "{stones:?}: {r}");
+        assert_eq!(moves(&r).len(), 1, "{stones:?}: {r:?}");
         place_checked(&b, moves(&r));
         assert!(decision_score(&b) >= 0);
     }
@@ -195,7 +195,7 @@ fn every_rule_and_size_gets_legal_replies() {
                 } else {
                     &[0, 1]
                 };
-                assert!(allowed.contains(&n), "{rule:?} {size} {stones:?}: {r}");
+                assert!(allowed.contains(&n), "{rule:?} {size} {stones:?}: {r:?}");
                 place_checked(&b, moves(&r));
             }
         }

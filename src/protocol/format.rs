@@ -1,6 +1,8 @@
-//! Protocol output text: ABOUT, MESSAGE search lines, FORBID lists, node counts.
+//! Protocol output text: ABOUT, MESSAGE search lines, FORBID lists, Swap2 replies, node
+//! counts.
 
 use crate::core::Pos;
+use crate::engine::swap2::Swap2Reply;
 use crate::search::{format_score, SearchReport};
 
 /// The one-line ABOUT reply.
@@ -65,6 +67,17 @@ pub fn forbid_line(points: &[Pos]) -> String {
     s
 }
 
+/// The SWAP2BOARD reply: `SWAP`, or the stones to place as `x,y x,y …`.
+pub fn swap2_line(reply: &Swap2Reply) -> String {
+    match reply {
+        Swap2Reply::Swap => "SWAP".into(),
+        Swap2Reply::Moves(ms) => {
+            let v: Vec<String> = ms.iter().map(|p| p.to_string()).collect();
+            v.join(" ")
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,5 +109,8 @@ mod tests {
             "FORBID 06080709."
         );
         assert!(about_line().starts_with("name=\"Pentad\", version=\""));
+        assert_eq!(swap2_line(&Swap2Reply::Swap), "SWAP");
+        let two = Swap2Reply::Moves(vec![Pos::new(7, 8), Pos::new(10, 0)]);
+        assert_eq!(swap2_line(&two), "7,8 10,0");
     }
 }

@@ -7,10 +7,9 @@
 mod command;
 mod format;
 mod session;
-pub mod swap2;
 
 pub use command::{command_word, parse_fields, parse_i64, shorten, Command, Coord, ParseError};
-pub use format::{about_line, forbid_line, format_nodes, report_line};
+pub use format::{about_line, forbid_line, format_nodes, report_line, swap2_line};
 pub use session::Session;
 
 use std::io::{BufRead, Write};
@@ -70,8 +69,8 @@ fn is_end_line(bytes: &[u8]) -> bool {
         .eq_ignore_ascii_case("END")
 }
 
-/// The backstop behind END's "exit at once": whatever the session is busy with (a search, a
-/// Swap2 decision, a slow write), the process ends [`END_GRACE_MS`] after END was read.
+/// The backstop behind END's "exit at once": whatever the session is busy with (a slow
+/// write, a table allocation), the process ends [`END_GRACE_MS`] after END was read.
 fn exit_soon_after_end() {
     let spawned = std::thread::Builder::new()
         .name("pentad-end".into())

@@ -5,11 +5,13 @@ use std::collections::{HashSet, VecDeque};
 use std::io::Write;
 
 use super::command::{command_word, parse_fields, parse_i64, shorten, Command, Coord};
-use super::format::{about_line, forbid_line, report_line};
-use super::swap2;
+use super::format::{about_line, forbid_line, report_line, swap2_line};
 use crate::board::Board;
 use crate::core::{Cell, Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
-use crate::engine::{hash_bytes_for_settings, limits_for, Engine, EngineEvent, Notify, Settings};
+use crate::engine::swap2::{static_reply, Swap2Budget, Swap2Reply};
+use crate::engine::{
+    hash_bytes_for_settings, limits_for, Answer, Engine, EngineEvent, Notify, Settings,
+};
 use crate::search::{pick_simple_move, SearchResult};
 
 /// Hash size the searcher starts with; the real size is set before the first search, so that
@@ -50,6 +52,8 @@ enum Purpose {
     Suggest,
     /// YXNBEST: print `x,y`, do not play.
     NBest,
+    /// SWAP2BOARD: print the decision, set up the Swap2 position (with our move if any).
+    Swap2,
 }
 
 struct Task {
@@ -500,24 +504,38 @@ impl<W: Write> Session<W> {
                 self.think(Purpose::Play, 1);
             }
             BlockKind::YxBoard => self.board = Some(board),
-            BlockKind::Swap2 => match swap2::respond_with(&board, &self.swap2_budget()) {
-                Some(reply) => {
-                    let mut b = board;
-                    if let swap2::Swap2Reply::Moves(ms) = &reply {
-                        if b.stone_count() > 0 && ms.len() == 1 {
-                            b.make_move(ms[0]);
-                        }
-                    }
-                    self.board = Some(b);
-                    self.say(&reply.to_string());
-                }
-                None => self.error("SWAP2BOARD: no answer for this position"),
-            },
+            BlockKind::Swap2 => self.decide_swap2(board),
         }
     }
 
-    fn swap2_budget(&self) -> swap2::Swap2Budget {
-        swap2::Swap2Budget::for_settings(&self.settings)
+    /// Starts the Swap2 decision for `board` on the engine; STOP/YXSTOP end it early.
+    fn decide_swap2(&mut self, board: Board) {
+        let budget = Swap2Budget::for_settings(&self.settings);
+        self.start_task(Purpose::Swap2, board.clone(), false, |engine| {
+            engine.go_swap2(board, budget)
+        });
+    }
+
+    /// Makes `task` the running one and starts it with `go`; if it cannot start, it is
+    /// concluded at once with the fallback answer.
+    fn start_task(
+        &mut self,
+        purpose: Purpose,
+        board: Board,
+        multipv: bool,
+        go: impl FnOnce(&mut Engine) -> Result<(), String>,
+    ) {
+        self.task = Some(Task {
+            purpose,
+            board,
+            multipv,
+        });
+        if let Err(e) = go(&mut self.engine) {
+            log::error!("{e}");
+            if let Some(task) = self.task.take() {
+                self.conclude(task, Err(e));
+            }
+        }
     }
 
     fn think(&mut self, purpose: Purpose, multipv: usize) {
@@ -538,21 +556,50 @@ impl<W: Write> Session<W> {
         let mut limits = limits_for(&self.settings, &board);
         limits.multipv = multipv;
         self.sync_hash_size();
-        self.task = Some(Task {
-            purpose,
-            board: board.clone(),
-            multipv: multipv > 1,
+        self.start_task(purpose, board.clone(), multipv > 1, |engine| {
+            engine.go(board, limits)
         });
-        if let Err(e) = self.engine.go(board, limits) {
-            log::error!("{e}");
-            if let Some(task) = self.task.take() {
-                self.conclude(task, Err(e));
-            }
-        }
     }
 
-    /// Prints the answer of a finished search (falling back to a simple legal move).
-    fn conclude(&mut self, task: Task, outcome: Result<SearchResult, String>) {
+    /// Prints the answer of a finished search (with a fallback when there is none).
+    fn conclude(&mut self, task: Task, outcome: Result<Answer, String>) {
+        if task.purpose == Purpose::Swap2 {
+            let reply = match outcome {
+                Ok(Answer::Swap2(reply)) => reply,
+                other => {
+                    log::warn!("no Swap2 decision ({other:?}); using the static choice");
+                    static_reply(&task.board)
+                }
+            };
+            self.conclude_swap2(task.board, reply);
+            return;
+        }
+        let result = match outcome {
+            Ok(Answer::Move(r)) => Ok(r),
+            Ok(other) => Err(format!("not a move: {other:?}")),
+            Err(e) => Err(e),
+        };
+        self.conclude_move(task, result);
+    }
+
+    /// Prints the Swap2 decision and sets up its position: the stones given, plus our move
+    /// when we chose to play one with 3 or 5 stones.
+    fn conclude_swap2(&mut self, mut board: Board, reply: Option<Swap2Reply>) {
+        let Some(reply) = reply else {
+            self.error("SWAP2BOARD: no answer for this position");
+            return;
+        };
+        if let Swap2Reply::Moves(ms) = &reply {
+            if board.stone_count() > 0 && ms.len() == 1 {
+                board.make_move(ms[0]);
+            }
+        }
+        self.board = Some(board);
+        self.say(&swap2_line(&reply));
+    }
+
+    /// Prints the move of a finished search (falling back to a simple legal move).
+    fn conclude_move(&mut self, task: Task, outcome: Result<SearchResult, String>) {
         let best = match outcome {
             Ok(r) if task.board.is_legal(r.best) => r.best,
             Ok(r) => {
@@ -580,6 +627,7 @@ impl<W: Write> Session<W> {
             }
             Purpose::Suggest => self.say(&format!("SUGGEST {best}")),
             Purpose::NBest => self.say(&best.to_string()),
+            Purpose::Swap2 => log::error!("a Swap2 task concluded as a move search"),
         }
     }
 }
@@ -687,3 +735,6 @@ fn build_swap2(cur: &Board, entries: &[Vec<i64>]) -> Result<Board, String> {
     }
     Ok(b)
 }
+
+#[cfg(test)]
+mod tests;

@@ -5,8 +5,9 @@
 //!
 //! Layout: `root` (root VCF/VCT solvers, iterative deepening with aspiration windows,
 //! multi-PV, Lazy SMP threads and the helper thread's VCT, strength and randomized choice),
-//! `smp` (which subtrees other threads are searching), `pvs` (one thread's PVS with
-//! TT, static win/threat check, razoring, futility, late-move pruning/reductions, VCF leaves),
+//! `smp` (search threads: their stack, helper start-up, which subtrees other threads are
+//! searching), `pvs` (one thread's PVS with TT, static win/threat check, razoring,
+//! futility, late-move pruning/reductions, VCF leaves),
 //! `movegen` (threat classification and forced-defence generation from the board's pattern
 //! counts), `vcf` / `vct` (threat-space solvers), `tt` (lock-free table), `memory` (its size
 //! under `max_memory`), `time` (the time manager), `history` (killers, history), `params`
@@ -30,6 +31,8 @@ pub mod time;
 pub mod tt;
 pub mod vcf;
 pub mod vct;
+
+pub use smp::SEARCH_STACK_BYTES;
 
 /// Score from the side to move's point of view. Mates are `MATE - plies` / `-(MATE - plies)`.
 pub type Score = i32;
@@ -108,9 +111,14 @@ pub struct SearchResult {
     pub pv: Vec<Pos>,
 }
 
-/// Owns the search state that lives across moves (transposition table).
+/// Bytes of the table of [`Searcher::search_from_scratch`].
+pub const SCRATCH_HASH_BYTES: usize = 4 << 20;
+
+/// Owns the search state that lives across moves (transposition table), and the small
+/// table of reproducible searches.
 pub struct Searcher {
     tt: tt::TTable,
+    scratch: Option<tt::TTable>,
 }
 
 impl Searcher {
@@ -118,6 +126,7 @@ impl Searcher {
     pub fn new(hash_bytes: usize) -> Searcher {
         Searcher {
             tt: tt::TTable::new(hash_bytes),
+            scratch: None,
         }
     }
 
@@ -153,6 +162,32 @@ impl Searcher {
         report: &mut dyn FnMut(&SearchReport),
     ) -> SearchResult {
         root::search(&self.tt, board, limits, stop, report)
+    }
+
+    /// A silent search on a table of its own ([`SCRATCH_HASH_BYTES`]) emptied first, so
+    /// that with a node limit and one thread the result depends on `board` and `limits` only:
+    /// not on the main table, its size, or earlier searches (the main table, up to hundreds
+    /// of MB, would cost a reallocation per search to empty). The table stays for the next
+    /// such search until [`Searcher::drop_scratch`].
+    pub fn search_from_scratch(
+        &mut self,
+        board: &Board,
+        limits: &SearchLimits,
+        stop: &AtomicBool,
+    ) -> SearchResult {
+        let tt = match &mut self.scratch {
+            Some(tt) => {
+                tt.clear();
+                tt
+            }
+            None => self.scratch.insert(tt::TTable::new(SCRATCH_HASH_BYTES)),
+        };
+        root::search(tt, board, limits, stop, &mut |_| {})
+    }
+
+    /// Frees the table of [`Searcher::search_from_scratch`].
+    pub fn drop_scratch(&mut self) {
+        self.scratch = None;
     }
 }
 

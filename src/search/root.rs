@@ -13,7 +13,7 @@ use crate::core::Pos;
 use super::movegen;
 use super::params::*;
 use super::pvs::{RootMove, Shared, Worker};
-use super::smp::InFlight;
+use super::smp::{self, InFlight};
 use super::time::{IterationState, Solver};
 use super::tt::TTable;
 use super::{
@@ -239,7 +239,7 @@ pub(crate) fn search(
             let mut rms = rms.clone();
             let board = board.clone();
             let helper_vct = &helper_vct;
-            scope.spawn(move || {
+            smp::spawn_helper(scope, id, move || {
                 if id == 1 && vct_on_helper {
                     // The first helper first tries to prove a win by threats, which costs the
                     // main thread nothing; a proof ends the whole search.

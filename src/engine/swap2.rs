@@ -1,9 +1,12 @@
 //! Swap2 opening decisions for SWAP2BOARD, made with the engine's own search.
 //!
-//! Every decision rests on [`probe`]: a fixed-node, single-thread search from a cleared
-//! transposition table, whose score is from the side to move's point of view. Fixed nodes
-//! make the answers deterministic; a wall-clock cap ([`Swap2Budget::max_ms`]) is only a
-//! safety net for slow machines.
+//! A decision runs as an engine job ([`Engine::go_swap2`]) on the search thread, with the
+//! engine's searcher, stop flag and watchdog. Every decision rests on [`probe`]: a
+//! fixed-node, single-thread search from an emptied table (the searcher's scratch table, see
+//! [`Searcher::search_from_scratch`]), whose score is from the side to move's point of view.
+//! Fixed nodes make the answers deterministic; the time cap ([`Swap2Budget::max_ms`], which
+//! the watchdog enforces) is only a safety net for slow machines. When the stop flag is set
+//! (STOP, or the time cap) the decision is made at once from the searches done so far.
 //!
 //! - 0 stones: canonical three-stone shapes (two Black, one White) around the centre are
 //!   ranked by static evaluation; the most even ones are searched and the one whose score is
@@ -17,20 +20,18 @@
 //! - 5 stones (we are the first player, White to move): `SWAP` (take Black) when White's best
 //!   move still scores below 0, otherwise play that move as White.
 
-use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::mpsc;
-use std::thread;
-use std::time::Duration;
+use std::sync::{mpsc, Arc, Mutex};
 
+use super::{Answer, Engine, EngineEvent, Notify, Settings};
 use crate::board::Board;
 use crate::core::{Color, Pos, Symmetry};
-use crate::engine::Settings;
 use crate::eval::evaluate;
 use crate::search::{pick_simple_move, Score, SearchLimits, Searcher};
 
-/// Transposition table of the Swap2 searcher (kept small: it lives next to the engine's).
-const SWAP2_HASH_BYTES: usize = 4 << 20;
+/// Main-table size of the private engine of [`respond_with`] (its probes use the scratch
+/// table).
+const PRIVATE_ENGINE_HASH_BYTES: usize = 1 << 16;
 /// Nodes of one probe with the default budget.
 pub const DEFAULT_PROBE_NODES: u64 = 5_000;
 /// Wall-clock cap of one decision with the default budget, ms.
@@ -54,25 +55,13 @@ pub const SWAP_MARGIN: Score = 100;
 /// With 3 stones: White's best move scoring at least `-PLAY_MARGIN` means White is fine.
 pub const PLAY_MARGIN: Score = 30;
 
-/// Our answer to SWAP2BOARD.
+/// Our answer to SWAP2BOARD (the protocol layer prints it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Swap2Reply {
-    /// Take the other colour (`SWAP`).
+    /// Take the other colour.
     Swap,
     /// Stones to place, in order (three, two or one).
     Moves(Vec<Pos>),
-}
-
-impl fmt::Display for Swap2Reply {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Swap2Reply::Swap => write!(f, "SWAP"),
-            Swap2Reply::Moves(ms) => {
-                let v: Vec<String> = ms.iter().map(|p| p.to_string()).collect();
-                write!(f, "{}", v.join(" "))
-            }
-        }
-    }
 }
 
 /// How much work one Swap2 decision may do.
@@ -118,23 +107,25 @@ impl Swap2Budget {
     }
 }
 
-/// Runs the fixed-node searches of one decision; gives up once `stop` is set (the deadline).
+/// Runs the fixed-node searches of one decision; gives up once `stop` is set (STOP or the
+/// time cap). Without a searcher every search is skipped: static choices only.
 struct Prober<'a> {
-    searcher: Searcher,
+    searcher: Option<&'a mut Searcher>,
     nodes: u64,
     stop: &'a AtomicBool,
 }
 
 impl Prober<'_> {
     /// Best move and score (side to move's view) of a search with `factor` probes' worth of
-    /// nodes; `None` when the budget is zero or the deadline came first (a search cut short
-    /// by time has no trustworthy score).
+    /// nodes; `None` without a searcher, when the budget is zero, or once the stop flag is
+    /// set (a search cut short has no trustworthy score).
     fn search(&mut self, board: &Board, factor: u64) -> Option<(Pos, Score)> {
+        let searcher = self.searcher.as_deref_mut()?;
         if self.nodes == 0 || self.stop.load(Relaxed) {
             return None;
         }
         let r = search_fixed(
-            &mut self.searcher,
+            searcher,
             board,
             self.nodes.saturating_mul(factor),
             self.stop,
@@ -143,29 +134,72 @@ impl Prober<'_> {
     }
 }
 
-/// A one-thread search of `board` limited by `nodes` only (and `stop`), from a cleared
-/// table: the same input gives the same result.
+/// A one-thread search of `board` limited by `nodes` only (and `stop`), from an emptied
+/// table: the same input gives the same result. The time cap is left to the stop flag: a
+/// time limit per search would make the node budgets depend on the clock.
 fn search_fixed(
     searcher: &mut Searcher,
     board: &Board,
     nodes: u64,
     stop: &AtomicBool,
 ) -> (Pos, Score) {
-    searcher.clear_hash();
     let limits = SearchLimits {
         max_nodes: Some(nodes.max(1)),
         threads: 1,
         ..SearchLimits::default()
     };
-    let r = searcher.search(board, &limits, stop, &mut |_| {});
+    let r = searcher.search_from_scratch(board, &limits, stop);
     (r.best, r.score)
 }
 
-/// The score for the side to move of a fixed-node search of `board` (cleared table, one
+/// The score for the side to move of a fixed-node search of `board` (emptied table, one
 /// thread, no time limit): the measure every Swap2 decision uses. Deterministic.
 pub fn probe(board: &Board, nodes: u64) -> Score {
-    let mut s = Searcher::new(SWAP2_HASH_BYTES);
+    let mut s = Searcher::new(PRIVATE_ENGINE_HASH_BYTES);
     search_fixed(&mut s, board, nodes, &AtomicBool::new(false)).1
+}
+
+/// The decision for `board` (see [`respond_with`]) with `searcher`, until `stop` is set:
+/// then the searches done so far decide. Runs on the engine's search thread.
+pub(crate) fn decide(
+    searcher: &mut Searcher,
+    board: &Board,
+    budget: &Swap2Budget,
+    stop: &AtomicBool,
+) -> Option<Swap2Reply> {
+    let reply = decide_with(
+        board,
+        &mut Prober {
+            searcher: Some(&mut *searcher),
+            nodes: budget.probe_nodes,
+            stop,
+        },
+    );
+    searcher.drop_scratch();
+    reply
+}
+
+/// The decision without any search (static evaluation and simple moves): what the
+/// watchdog answers with when a decision overruns, and the protocol layer's fallback.
+pub fn static_reply(board: &Board) -> Option<Swap2Reply> {
+    let stop = AtomicBool::new(false);
+    decide_with(
+        board,
+        &mut Prober {
+            searcher: None,
+            nodes: 0,
+            stop: &stop,
+        },
+    )
+}
+
+fn decide_with(board: &Board, prober: &mut Prober) -> Option<Swap2Reply> {
+    match board.stone_count() {
+        0 => propose(board, prober).map(Swap2Reply::Moves),
+        3 => choose_after_three(board, prober),
+        5 => choose_after_five(board, prober),
+        _ => None,
+    }
 }
 
 /// Answers a Swap2 position with the default budget; see [`respond_with`].
@@ -173,36 +207,39 @@ pub fn respond(board: &Board) -> Option<Swap2Reply> {
     respond_with(board, &Swap2Budget::default())
 }
 
-/// Answers a Swap2 position. `board` holds the stones in Swap2 order (Black, White, Black,
-/// White, Black) with White to move after 3 or 5 stones. Returns `None` for a stone count
-/// other than 0, 3 or 5, or when no legal answer exists (a board too full or too small).
+/// Answers a Swap2 position, waiting for the decision of a private engine (for tools and
+/// tests; the protocol session runs it on its own engine). `board` holds the stones in Swap2
+/// order (Black, White, Black, White, Black) with White to move after 3 or 5 stones.
+/// Returns `None` for a stone count other than 0, 3 or 5, or when no legal answer exists (a
+/// board too full or too small).
 pub fn respond_with(board: &Board, budget: &Swap2Budget) -> Option<Swap2Reply> {
-    let stop = AtomicBool::new(false);
-    let (done, wait) = mpsc::channel::<()>();
-    let max = Duration::from_millis(budget.max_ms);
-    thread::scope(|scope| {
-        let stop = &stop;
-        // The watchdog sets `stop` at the deadline, or when the decision is made (`done`
-        // dropped). Per-search time limits would make the searcher's own budgets depend on
-        // the clock; this keeps them fixed.
-        scope.spawn(move || {
-            let _ = wait.recv_timeout(max);
-            stop.store(true, Relaxed);
-        });
-        let mut prober = Prober {
-            searcher: Searcher::new(SWAP2_HASH_BYTES),
-            nodes: budget.probe_nodes,
-            stop,
-        };
-        let reply = match board.stone_count() {
-            0 => propose(board, &mut prober).map(Swap2Reply::Moves),
-            3 => choose_after_three(board, &mut prober),
-            5 => choose_after_five(board, &mut prober),
-            _ => None,
-        };
-        drop(done);
-        reply
-    })
+    let (tx, rx) = mpsc::channel();
+    let tx = Mutex::new(tx);
+    let notify: Notify = Arc::new(move |ev| {
+        if let Ok(t) = tx.lock() {
+            let _ = t.send(ev);
+        }
+    });
+    let mut engine = Engine::new(PRIVATE_ENGINE_HASH_BYTES, notify);
+    if let Err(e) = engine.go_swap2(board.clone(), *budget) {
+        log::error!("swap2: {e}");
+        return static_reply(board);
+    }
+    let outcome = loop {
+        match rx.recv() {
+            Ok(EngineEvent::Done(outcome)) => break outcome,
+            Ok(EngineEvent::Report(_)) => continue,
+            Err(_) => break Err("the engine is gone".into()),
+        }
+    };
+    engine.finished();
+    match outcome {
+        Ok(Answer::Swap2(reply)) => reply,
+        other => {
+            log::warn!("swap2: no decision ({other:?}); static choice");
+            static_reply(board)
+        }
+    }
 }
 
 /// Is `p` an acceptable stone of colour `c` in a Swap2 setup: empty, not a renju foul for
@@ -411,11 +448,12 @@ fn choose_after_five(board: &Board, prober: &mut Prober) -> Option<Swap2Reply> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::core::Rule;
 
-    fn setup(stones: &[(usize, usize)]) -> Board {
+    /// A 15x15 freestyle board with `stones` alternately Black and White (Swap2 order).
+    pub(in crate::engine) fn board_of(stones: &[(usize, usize)]) -> Board {
         let mut b = Board::new(15, 15, Rule::FREESTYLE).unwrap();
         for &(x, y) in stones {
             b.make_move(Pos::new(x, y));
@@ -457,14 +495,13 @@ mod tests {
     #[test]
     fn zero_budget_still_answers_legally() {
         let zero = Swap2Budget::for_time(Some(0), None);
-        let Some(Swap2Reply::Moves(ms)) = respond_with(&setup(&[]), &zero) else {
+        let Some(Swap2Reply::Moves(ms)) = respond_with(&board_of(&[]), &zero) else {
             panic!("expected moves")
         };
         assert_eq!(ms.len(), 3);
-        let r = respond_with(&setup(&[(7, 7), (8, 8), (3, 12)]), &zero).unwrap();
+        let r = respond_with(&board_of(&[(7, 7), (8, 8), (3, 12)]), &zero).unwrap();
         assert!(matches!(r, Swap2Reply::Moves(_) | Swap2Reply::Swap));
-        assert_eq!(respond_with(&setup(&[(7, 7)]), &zero), None);
-        assert_eq!(Swap2Reply::Swap.to_string(), "SWAP");
+        assert_eq!(respond_with(&board_of(&[(7, 7)]), &zero), None);
     }
 
     #[test]

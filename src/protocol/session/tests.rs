@@ -1,0 +1,143 @@
+//! Session tests that need the engine's test hooks: what follows a search the watchdog had
+//! to answer for while it kept running.
+
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::Session;
+use crate::engine::{hash_bytes_for_settings, EngineEvent, Notify};
+
+/// A session whose engine events arrive on the returned channel.
+fn session() -> (Session<Vec<u8>>, mpsc::Receiver<EngineEvent>) {
+    let (tx, rx) = mpsc::channel();
+    let tx = Mutex::new(tx);
+    let notify: Notify = Arc::new(move |ev| {
+        if let Ok(t) = tx.lock() {
+            let _ = t.send(ev);
+        }
+    });
+    (Session::new(Vec::new(), notify), rx)
+}
+
+/// Reply lines printed since the last call, without MESSAGE lines.
+fn replies(s: &mut Session<Vec<u8>>) -> Vec<String> {
+    let out = std::mem::take(s.output());
+    String::from_utf8_lossy(&out)
+        .lines()
+        .filter(|l| !l.starts_with("MESSAGE"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Hands engine events to the session until its search has been answered.
+fn await_answer(s: &mut Session<Vec<u8>>, rx: &mpsc::Receiver<EngineEvent>, within: Duration) {
+    let t = Instant::now();
+    while s.is_thinking() {
+        let left = within.saturating_sub(t.elapsed());
+        let ev = rx
+            .recv_timeout(left)
+            .expect("the search is answered in time");
+        s.handle_event(ev);
+    }
+}
+
+#[test]
+fn nothing_waits_for_a_search_the_watchdog_abandoned() {
+    // The watchdog answers a 200 ms turn after about 140 ms; the search keeps the searcher
+    // (and with it the table) for seconds more.
+    let stall = Duration::from_secs(3);
+    let prompt = Duration::from_millis(800);
+    let (mut s, rx) = session();
+    for l in [
+        "INFO timeout_turn 200",
+        "INFO max_memory 41943040",
+        "START 15",
+    ] {
+        s.handle_input(l.as_bytes(), false);
+    }
+    let before = s.engine.hash_bytes();
+    s.engine.stall_next_search(stall);
+    s.handle_input(b"BEGIN", false);
+    await_answer(&mut s, &rx, Duration::from_secs(2));
+    let r = replies(&mut s);
+    assert_eq!(r.len(), 2, "{r:?}");
+    assert!(r[1].contains(','), "the watchdog's move: {r:?}");
+
+    // Table changes, START and the next search: answered at once, the table changes wait
+    // for the late search to let go of the searcher. (On a thread of its own, so that a
+    // session that blocks fails the test instead of hanging it.)
+    let (done, finished) = mpsc::channel();
+    std::thread::spawn(move || {
+        let t = Instant::now();
+        for l in [
+            "INFO max_memory 83886080",
+            "YXHASHCLEAR",
+            "START 15",
+            "BEGIN",
+        ] {
+            s.handle_input(l.as_bytes(), false);
+        }
+        await_answer(&mut s, &rx, prompt);
+        let _ = done.send((s, t.elapsed()));
+    });
+    let (mut s, took) = finished
+        .recv_timeout(stall + prompt)
+        .expect("the session answers");
+    assert!(took < prompt, "waited {took:?} for the late search");
+    let r: Vec<String> = String::from_utf8_lossy(s.output())
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(r[0], "MESSAGE hash table cleared", "{r:?}");
+    assert_eq!(r[1], "OK", "{r:?}");
+    assert!(r.last().is_some_and(|m| m.contains(',')), "{r:?}");
+    let want = hash_bytes_for_settings(s.settings());
+    assert_ne!(want, before);
+    assert_eq!(s.engine.hash_bytes(), want);
+    assert_eq!(
+        s.engine.table_bytes(),
+        want,
+        "the resize is applied once the late search returns"
+    );
+}
+
+#[test]
+fn stop_during_a_swap2_decision_answers_once_with_the_decision_so_far() {
+    // The default budget (no timeout_turn) takes the better part of a second or more.
+    let (mut s, rx) = session();
+    s.handle_input(b"START 15", false);
+    assert_eq!(replies(&mut s), ["OK"]);
+    for (stones, stop) in [(&[][..], "STOP"), (&["7,7", "8,8", "8,7"][..], "YXSTOP")] {
+        s.handle_input(b"SWAP2BOARD", false);
+        for st in stones {
+            s.handle_input(st.as_bytes(), false);
+        }
+        s.handle_input(b"DONE", false);
+        assert!(s.is_thinking(), "the decision runs on the engine");
+        s.handle_input(b"ABOUT", false);
+        assert_eq!(s.queued(), 1, "commands wait for the decision");
+        std::thread::sleep(Duration::from_millis(30));
+        let t = Instant::now();
+        s.handle_input(stop.as_bytes(), false);
+        await_answer(&mut s, &rx, Duration::from_secs(2));
+        assert!(
+            t.elapsed() < Duration::from_millis(600),
+            "{:?}",
+            t.elapsed()
+        );
+        let r = replies(&mut s);
+        assert_eq!(r.len(), 2, "{r:?}");
+        let stones_played = s.board().unwrap().stone_count();
+        let words: Vec<&str> = r[0].split(' ').collect();
+        if stones.is_empty() {
+            assert_eq!(words.len(), 3, "{r:?}");
+            assert_eq!(stones_played, 0, "a proposal places nothing");
+        } else if r[0] == "SWAP" {
+            assert_eq!(stones_played, 3);
+        } else {
+            assert!(words.len() <= 2 && words.iter().all(|w| w.contains(',')));
+            assert_eq!(stones_played, if words.len() == 1 { 4 } else { 3 });
+        }
+        assert!(r[1].starts_with("name="), "ABOUT after the decision: {r:?}");
+    }
+}
