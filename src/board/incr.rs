@@ -12,6 +12,7 @@
 //! undo subtracts the key deltas and restores those records, so it does no table work. Only
 //! `put_wall` on a board with stones falls back to full recomputation (walls are setup-only).
 
+use super::values::TABLE_LEN;
 use super::{pattern, Board, CANDIDATE_RADIUS, EMPTY, PAD, WALL};
 use pattern::{N_CODES, N_CODES4};
 
@@ -157,6 +158,9 @@ struct Hot<'a> {
     counts: &'a mut Counts,
     buf: &'a mut [Change; CHANGE_WINDOW],
     n: usize,
+    /// The board's per-cell value table, and the change of the value sum so far.
+    values: &'a [i16; TABLE_LEN],
+    value_delta: i32,
 }
 
 impl Hot<'_> {
@@ -212,6 +216,11 @@ impl Hot<'_> {
         self.buf[self.n & (CHANGE_WINDOW - 1)] = Change(codes | (q as u64) << 48);
         self.n += 1;
         let pats = codes as u32 ^ ((old ^ new) << sh);
+        let v = self.values;
+        self.value_delta += i32::from(v[(pats & 0xFFFF) as usize])
+            - i32::from(v[(codes & 0xFFFF) as usize])
+            - i32::from(v[(pats >> 16 | 1 << 16) as usize])
+            + i32::from(v[(codes as u32 >> 16 | 1 << 16) as usize]);
         let Ok(c) = <&mut [u16; 64]>::try_from(&mut self.counts.0[BANK..BANK + 64]) else {
             unreachable!("a bank has 64 counters");
         };
@@ -249,10 +258,12 @@ impl Board {
             };
         }
         self.counts = Counts::ZERO;
+        self.value = 0;
         for i in 0..self.grid.len() {
             if self.grid[i] == EMPTY {
                 self.refresh_cell(i);
                 self.add_counts(i, 1);
+                self.value += self.values.cell_value(self.info[i].pats());
             }
         }
         for i in 0..self.grid.len() {
@@ -381,9 +392,11 @@ impl Board {
     pub(super) fn place_stone(&mut self, i: usize, v: u8) -> (u32, bool) {
         debug_assert!(self.grid[i] == EMPTY && (v == 1 || v == 2));
         self.count_stack.push(self.counts);
+        self.value_stack.push(self.value);
         self.epoch += 1;
         let start = self.nchanges as u32;
         self.add_counts(i, u16::MAX);
+        self.value -= self.values.cell_value(self.info[i].pats());
         self.grid[i] = v;
         self.info[i].set_value(v);
         if self.reach == 4 {
@@ -424,6 +437,9 @@ impl Board {
         }
         self.update_near(i, false);
         let top = self.count_stack.len().wrapping_sub(1);
+        if let Some(value) = self.value_stack.pop() {
+            self.value = value;
+        }
         match self.count_stack.get(top) {
             Some(counts) if h.fast => {
                 // Copied straight from the stack slot (no temporary).
@@ -466,6 +482,8 @@ impl Board {
             counts: &mut self.counts,
             buf,
             n: 0,
+            values: self.values.table(),
+            value_delta: 0,
         };
         let [d0, d1, d2, d3] = self.dirs;
         hot.line::<R, 0>(i, d0, &dk);
@@ -473,6 +491,7 @@ impl Board {
         hot.line::<R, 2>(i, d2, &dk);
         hot.line::<R, 3>(i, d3, &dk);
         self.nchanges = top + hot.n;
+        self.value += hot.value_delta;
     }
 
     /// Subtracts the key deltas of stone value `v` at `i` from the cells within reach.

@@ -155,7 +155,9 @@ impl Searcher {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchReport),
     ) -> SearchResult {
-        root::search(&self.tt, board, limits, stop, report)
+        let mut board = board.clone();
+        crate::eval::prepare(&mut board);
+        root::search(&self.tt, &board, limits, stop, report)
     }
 }
 
