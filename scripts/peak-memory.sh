@@ -9,7 +9,7 @@
 #   ENGINE=target/release/pbrain-pentad  LIMITS_MB="64 200" (1 MB = 10^6 bytes, the stricter
 #   reading)  THREADS=2  BOARD=20  TURN_MS=3000  MOVES=6 (engine moves per limit)
 #   LATENCY_RUNS=20  TINY=1 (also measure with the smallest hash: INFO hash_size 1024, to
-#   estimate the fixed overhead that src/search/time.rs assumes)
+#   estimate the fixed overhead that src/search/memory.rs assumes)
 #   EXTRA=1 (also: thread_num 4 under the first limit; hash_size 1 GiB under the first limit;
 #   and no max_memory sent at all, checked against the 350 MB default)
 # Exit status: 0 when every peak is under its limit and every answer came within its turn

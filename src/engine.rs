@@ -8,7 +8,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::board::Board;
-use crate::search::time::{hash_bytes_for, watchdog_ms, TimeControl, TimeManager};
+use crate::search::memory::hash_bytes_for;
+use crate::search::time::{watchdog_ms, TimeControl, TimeManager};
 use crate::search::{SearchLimits, SearchReport, SearchResult, Searcher};
 
 /// Stack size of the search thread.
@@ -66,18 +67,14 @@ pub fn limits_for(s: &Settings, board: &Board) -> SearchLimits {
         timeout_match_ms: s.timeout_match_ms,
         time_left_ms: s.time_left_ms,
     };
-    let tm = TimeManager::new(&tc, board.empty_count(), board.stone_count());
-    let (optimum_ms, maximum_ms) = tm.limits();
     SearchLimits {
-        optimum_ms,
-        maximum_ms,
+        time: TimeManager::new(&tc, board.empty_count(), board.stone_count()),
         max_depth: (s.max_depth > 0).then_some(s.max_depth),
         max_nodes: (s.max_nodes > 0).then_some(s.max_nodes),
         strength: s.strength.min(100),
         multipv: 1,
         threads: s.threads.max(1),
         randomize_seed: (s.game_type == 0).then(random_seed),
-        turn_bound: tm.turn_bound(),
         ..SearchLimits::default()
     }
 }
@@ -173,7 +170,7 @@ impl Engine {
     /// [`EngineEvent::Done`] arrive through the notify callback. Errors if a search is
     /// already running or the thread cannot be started.
     ///
-    /// With a hard limit (`limits.maximum_ms`) a watchdog thread backs the search's own
+    /// With a hard limit (`limits.time`'s maximum) a watchdog thread backs the search's own
     /// clock checks: at the maximum it sets the stop flag, and if the search still has not
     /// returned at [`watchdog_ms`] it sends `Done` itself with the best move of the latest
     /// completed iteration (or an error, and the protocol layer plays its fallback move).
@@ -195,8 +192,8 @@ impl Engine {
         self.go_at = t0;
         let done_at = Arc::new(Mutex::new(None));
         self.done_at = Arc::clone(&done_at);
-        let maximum = limits.maximum_ms;
-        if let Some(max) = limits.maximum_ms {
+        let maximum = limits.time.maximum_ms();
+        if let Some(max) = maximum {
             let stop = Arc::clone(&stop);
             let answered = Arc::clone(&answered);
             let latest = Arc::clone(&latest);
@@ -354,30 +351,34 @@ impl Engine {
 mod tests {
     use super::*;
     use crate::core::Rule;
+    use crate::search::time::{DEFAULT_TURN_MS, UNLIMITED_MS};
 
     #[test]
     fn limits_follow_the_clock() {
         let b = Board::new(15, 15, Rule::FREESTYLE).unwrap();
         let mut s = Settings::default();
         let l = limits_for(&s, &b);
-        let never_sent = l.maximum_ms.unwrap();
-        assert!(never_sent < 30_000 && never_sent > 20_000, "{never_sent}");
-        assert!(l.optimum_ms.unwrap() <= never_sent);
+        let never_sent = l.time.maximum_ms().unwrap();
+        assert!(
+            never_sent < DEFAULT_TURN_MS as u64 && never_sent > 20_000,
+            "{never_sent}"
+        );
+        assert!(l.time.optimum_ms().unwrap() <= never_sent);
         s.timeout_turn_ms = Some(5000);
         s.timeout_match_ms = 120_000;
         s.time_left_ms = Some(10_000);
         let l = limits_for(&s, &b);
-        assert!(l.maximum_ms.unwrap() < 2_000);
-        assert!(l.optimum_ms.unwrap() < 1_000);
+        assert!(l.time.maximum_ms().unwrap() < 2_000);
+        assert!(l.time.optimum_ms().unwrap() < 1_000);
         s.time_left_ms = Some(-500);
-        assert!(limits_for(&s, &b).maximum_ms.unwrap() <= 20);
+        assert!(limits_for(&s, &b).time.maximum_ms().unwrap() <= 20);
         s.timeout_turn_ms = Some(0);
-        s.time_left_ms = Some(2_147_483_647);
-        assert!(limits_for(&s, &b).maximum_ms.unwrap() <= 20);
+        s.time_left_ms = Some(UNLIMITED_MS);
+        assert!(limits_for(&s, &b).time.maximum_ms().unwrap() <= 20);
         s.timeout_turn_ms = Some(1 << 40);
         s.timeout_match_ms = 0;
         assert_eq!(
-            limits_for(&s, &b).maximum_ms,
+            limits_for(&s, &b).time.maximum_ms(),
             None,
             "analysis thinks until STOP"
         );

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use pentad::core::Rule;
 use pentad::search::bench::board_from_moves;
+use pentad::search::time::TimeManager;
 use pentad::search::{SearchLimits, Searcher};
 
 /// Hard maximum given to every search.
@@ -51,8 +52,7 @@ fn search_returns_by_the_hard_maximum() {
         for &(rule, size, moves) in POSITIONS {
             let board = board_from_moves(rule, size, moves).expect("valid position");
             let limits = SearchLimits {
-                optimum_ms: None,
-                maximum_ms: Some(MAXIMUM_MS),
+                time: TimeManager::fixed_maximum(MAXIMUM_MS),
                 threads,
                 multipv,
                 ..Default::default()

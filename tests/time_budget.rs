@@ -6,6 +6,16 @@ use pentad::search::time::{
     safety_margin_ms, TimeControl, TimeManager, INSTANT_FLOOR_MS, INSTANT_MAX_MS, UNLIMITED_MS,
 };
 
+/// The optimum of a budget with a time limit.
+fn opt_ms(tm: &TimeManager) -> u64 {
+    tm.optimum_ms().expect("a time limit")
+}
+
+/// The hard maximum of a budget with a time limit.
+fn max_ms(tm: &TimeManager) -> u64 {
+    tm.maximum_ms().expect("a time limit")
+}
+
 fn tc(turn: Option<i64>, matc: i64, left: Option<i64>) -> TimeControl {
     TimeControl {
         timeout_turn_ms: turn,
@@ -31,21 +41,17 @@ fn simulate(
         let control = tc(turn, matc, Some(left));
         let tm = TimeManager::new(&control, 225 - stones, stones);
         let limit = control.enforced_limit_ms();
-        let spent = if k < greedy {
-            tm.maximum_ms()
-        } else {
-            tm.optimum_ms()
-        };
+        let spent = if k < greedy { max_ms(&tm) } else { opt_ms(&tm) };
         let used = spent as i64 + overhead_ms;
         assert!(
-            tm.optimum_ms() <= tm.maximum_ms(),
+            opt_ms(&tm) <= max_ms(&tm),
             "move {k}: optimum above maximum"
         );
         assert!(
-            tm.maximum_ms() as i64 + overhead_ms < limit,
+            max_ms(&tm) as i64 + overhead_ms < limit,
             "move {k}: maximum {} + overhead {overhead_ms} ms reaches the limit {limit} ms \
              (time left {left})",
-            tm.maximum_ms()
+            max_ms(&tm)
         );
         left -= used;
     }
@@ -66,25 +72,25 @@ fn typical_controls_leave_room_and_use_the_clock() {
         let limit = control.enforced_limit_ms();
         assert!(!tm.is_infinite());
         assert!(
-            (tm.maximum_ms() as i64) <= limit - safety_margin_ms(limit.min(turn)),
+            (max_ms(&tm) as i64) <= limit - safety_margin_ms(limit.min(turn)),
             "{turn}/{matc}: maximum {} vs limit {limit}",
-            tm.maximum_ms()
+            max_ms(&tm)
         );
-        assert!(tm.optimum_ms() > 0 && tm.optimum_ms() <= tm.maximum_ms());
+        assert!(opt_ms(&tm) > 0 && opt_ms(&tm) <= max_ms(&tm));
         if matc == 0 {
             // Only a turn limit: most of it is used.
-            assert!(tm.maximum_ms() as i64 >= turn * 3 / 4, "{turn}: {tm:?}");
+            assert!(max_ms(&tm) as i64 >= turn * 3 / 4, "{turn}: {tm:?}");
         } else {
             // A game clock: the first move gets a fair share, not the whole turn.
             assert!(
-                (tm.optimum_ms() as i64) < matc / 10,
+                (opt_ms(&tm) as i64) < matc / 10,
                 "{turn}/{matc}: optimum {}",
-                tm.optimum_ms()
+                opt_ms(&tm)
             );
             assert!(
-                (tm.optimum_ms() as i64) > matc / 200,
+                (opt_ms(&tm) as i64) > matc / 200,
                 "{turn}/{matc}: optimum {} is too timid",
-                tm.optimum_ms()
+                opt_ms(&tm)
             );
         }
     }
@@ -94,22 +100,22 @@ fn typical_controls_leave_room_and_use_the_clock() {
 fn only_match_time_is_shared_over_the_game() {
     // No timeout_turn sent (the arena's `--tc 5/0`): the game clock decides.
     let tm = TimeManager::new(&tc(None, 5_000, Some(5_000)), 225, 0);
-    assert!(tm.maximum_ms() < 1_000, "{tm:?}");
-    assert!(tm.optimum_ms() >= 50, "{tm:?}");
+    assert!(max_ms(&tm) < 1_000, "{tm:?}");
+    assert!(opt_ms(&tm) >= 50, "{tm:?}");
     // Later in the game with less time: proportionally less.
     let late = TimeManager::new(&tc(None, 5_000, Some(1_000)), 125, 100);
-    assert!(late.maximum_ms() < tm.maximum_ms() / 2, "{late:?}");
+    assert!(max_ms(&late) < max_ms(&tm) / 2, "{late:?}");
 }
 
 #[test]
 fn nearly_spent_and_negative_time_left() {
     let nearly = TimeManager::new(&tc(Some(5_000), 120_000, Some(60)), 100, 125);
-    assert!(nearly.maximum_ms() <= INSTANT_MAX_MS, "{nearly:?}");
-    assert!(nearly.maximum_ms() >= INSTANT_FLOOR_MS);
+    assert!(max_ms(&nearly) <= INSTANT_MAX_MS, "{nearly:?}");
+    assert!(max_ms(&nearly) >= INSTANT_FLOOR_MS);
     for left in [0, -1, -5_000, i64::MIN / 2] {
         let tm = TimeManager::new(&tc(Some(5_000), 120_000, Some(left)), 100, 125);
-        assert_eq!(tm.maximum_ms(), INSTANT_FLOOR_MS, "time_left {left}");
-        assert_eq!(tm.optimum_ms(), 0, "time_left {left}");
+        assert_eq!(max_ms(&tm), INSTANT_FLOOR_MS, "time_left {left}");
+        assert_eq!(opt_ms(&tm), 0, "time_left {left}");
     }
 }
 
@@ -117,8 +123,8 @@ fn nearly_spent_and_negative_time_left() {
 fn turn_zero_and_tiny_turns_answer_at_once() {
     for turn in [0, 1, 10, 50] {
         let tm = TimeManager::new(&tc(Some(turn), 0, Some(UNLIMITED_MS)), 225, 0);
-        assert!(tm.maximum_ms() <= INSTANT_MAX_MS, "turn {turn}: {tm:?}");
-        assert_eq!(tm.optimum_ms(), 0, "turn {turn}");
+        assert!(max_ms(&tm) <= INSTANT_MAX_MS, "turn {turn}: {tm:?}");
+        assert_eq!(opt_ms(&tm), 0, "turn {turn}");
     }
 }
 
@@ -145,8 +151,8 @@ fn full_games_never_run_out() {
 fn fast_turn_limits_keep_a_margin() {
     // 0.2 s a move on a loaded machine: the answer must arrive well before the limit.
     let tm = TimeManager::new(&tc(Some(200), 0, Some(UNLIMITED_MS)), 225, 0);
-    assert!(tm.maximum_ms() + 60 <= 200, "{tm:?}");
-    assert!(tm.maximum_ms() >= 100, "{tm:?}: too timid");
+    assert!(max_ms(&tm) + 60 <= 200, "{tm:?}");
+    assert!(max_ms(&tm) >= 100, "{tm:?}: too timid");
     let tm = TimeManager::new(&tc(Some(1_000), 0, None), 225, 0);
-    assert!(tm.maximum_ms() + 100 <= 1_000, "{tm:?}");
+    assert!(max_ms(&tm) + 100 <= 1_000, "{tm:?}");
 }

@@ -1,10 +1,10 @@
-//! Time-manager budgets for typical Gomocup controls and transposition-table sizes from
-//! max_memory: invariants (optimum ≤ maximum ≤ limit − margin), monotonicity, hash caps.
+//! Time-manager budgets for typical Gomocup controls: invariants (optimum ≤ maximum ≤
+//! limit − margin), monotonicity, and the stop rule the search asks after each iteration.
 
+use pentad::core::Pos;
 use pentad::search::time::{
-    hash_bytes_for, safety_margin_ms, TimeControl, TimeManager, BASE_OVERHEAD_BYTES,
-    DEFAULT_MAX_MEMORY_BYTES, INSTANT_FLOOR_MS, INSTANT_MAX_MS, MEMORY_SLACK, MIN_HASH_BYTES,
-    PER_THREAD_OVERHEAD_BYTES,
+    safety_margin_ms, IterationState, TimeControl, TimeManager, INSTANT_FLOOR_MS, INSTANT_MAX_MS,
+    NEXT_ITERATION_MAX_PCT, UNLIMITED_MS,
 };
 
 fn tc(turn: Option<i64>, matc: i64, left: Option<i64>) -> TimeControl {
@@ -15,35 +15,57 @@ fn tc(turn: Option<i64>, matc: i64, left: Option<i64>) -> TimeControl {
     }
 }
 
+/// The optimum of a budget with a time limit.
+fn opt_ms(tm: &TimeManager) -> u64 {
+    tm.optimum_ms().expect("a time limit")
+}
+
+/// The hard maximum of a budget with a time limit.
+fn max_ms(tm: &TimeManager) -> u64 {
+    tm.maximum_ms().expect("a time limit")
+}
+
+/// Iterations 1..=`depth`, the best move changing in the last `changes` of them, the score
+/// falling by `drop` in the last one.
+fn iterations(depth: u32, changes: u32, drop: i32) -> IterationState {
+    let mut it = IterationState::new(30);
+    for d in 1..=depth {
+        let x = 7 + (d + changes).saturating_sub(depth) as usize;
+        let score = if d == depth { -drop } else { 0 };
+        it.record(d, Pos::new(x, 7), score);
+    }
+    it
+}
+
 /// Checks the contract every budget must meet and returns it.
 fn check(c: &TimeControl, empty: usize, moves: usize) -> TimeManager {
     let tm = TimeManager::new(c, empty, moves);
-    assert!(
-        tm.optimum_ms() <= tm.maximum_ms(),
-        "{c:?}: optimum {} > maximum {}",
-        tm.optimum_ms(),
-        tm.maximum_ms()
-    );
-    assert_eq!(tm.hard_deadline_ms(), tm.maximum_ms());
     if tm.is_infinite() {
+        assert_eq!((tm.optimum_ms(), tm.maximum_ms()), (None, None));
         return tm;
     }
+    assert!(
+        opt_ms(&tm) <= max_ms(&tm),
+        "{c:?}: optimum {} > maximum {}",
+        opt_ms(&tm),
+        max_ms(&tm)
+    );
     let limit = c.enforced_limit_ms();
     let room = limit - safety_margin_ms(limit);
     if room >= INSTANT_MAX_MS as i64 {
         assert!(
-            tm.maximum_ms() as i64 <= room,
+            max_ms(&tm) as i64 <= room,
             "{c:?}: maximum {} > limit {limit} - margin",
-            tm.maximum_ms()
+            max_ms(&tm)
         );
     } else {
         // No room for the margin: answer (almost) at once.
         assert!(
-            tm.maximum_ms() <= INSTANT_MAX_MS,
+            max_ms(&tm) <= INSTANT_MAX_MS,
             "{c:?}: maximum {} in instant mode",
-            tm.maximum_ms()
+            max_ms(&tm)
         );
-        assert!(tm.maximum_ms() >= INSTANT_FLOOR_MS, "{c:?}");
+        assert!(max_ms(&tm) >= INSTANT_FLOOR_MS, "{c:?}");
     }
     tm
 }
@@ -51,43 +73,37 @@ fn check(c: &TimeControl, empty: usize, moves: usize) -> TimeManager {
 #[test]
 fn fastgame_5s_120s() {
     let start = check(&tc(Some(5_000), 120_000, Some(120_000)), 225, 0);
-    assert!(start.maximum_ms() <= 5_000 - 342);
-    assert!(start.optimum_ms() >= 1_500, "{start:?}");
+    assert!(max_ms(&start) <= 5_000 - 342);
+    assert!(opt_ms(&start) >= 1_500, "{start:?}");
     // Late in the game with 20 s left: smaller, still sane.
     let late = check(&tc(Some(5_000), 120_000, Some(20_000)), 125, 100);
-    assert!(late.optimum_ms() < start.optimum_ms());
-    assert!(late.maximum_ms() <= 20_000 / 4, "{late:?}");
-    assert!(late.optimum_ms() >= 500, "{late:?}");
+    assert!(opt_ms(&late) < opt_ms(&start));
+    assert!(max_ms(&late) <= 20_000 / 4, "{late:?}");
+    assert!(opt_ms(&late) >= 500, "{late:?}");
 }
 
 #[test]
 fn league_30s_180s() {
     let tm = check(&tc(Some(30_000), 180_000, Some(180_000)), 225, 0);
-    assert!(
-        tm.optimum_ms() >= 3_000 && tm.optimum_ms() <= 10_000,
-        "{tm:?}"
-    );
-    assert!(tm.maximum_ms() <= 30_000 - 500);
-    assert!(tm.maximum_ms() >= tm.optimum_ms() * 3, "{tm:?}");
+    assert!(opt_ms(&tm) >= 3_000 && opt_ms(&tm) <= 10_000, "{tm:?}");
+    assert!(max_ms(&tm) <= 30_000 - 500);
+    assert!(max_ms(&tm) >= opt_ms(&tm) * 3, "{tm:?}");
 }
 
 #[test]
 fn finals_300s_1000s() {
     let tm = check(&tc(Some(300_000), 1_000_000, Some(1_000_000)), 400, 0);
-    assert!(
-        tm.optimum_ms() >= 20_000 && tm.optimum_ms() <= 40_000,
-        "{tm:?}"
-    );
-    assert!(tm.maximum_ms() <= 200_000, "{tm:?}");
+    assert!(opt_ms(&tm) >= 20_000 && opt_ms(&tm) <= 40_000, "{tm:?}");
+    assert!(max_ms(&tm) <= 200_000, "{tm:?}");
 }
 
 #[test]
 fn one_second_no_game_limit() {
     let tm = check(&tc(Some(1_000), 0, None), 225, 0);
-    assert_eq!(tm.maximum_ms(), 1_000 - safety_margin_ms(1_000) as u64);
-    assert!(tm.optimum_ms() >= 500);
+    assert_eq!(max_ms(&tm), 1_000 - safety_margin_ms(1_000) as u64);
+    assert!(opt_ms(&tm) >= 500);
     // The same with the "unlimited" time_left a manager may send.
-    let tm2 = check(&tc(Some(1_000), 0, Some(2_147_483_647)), 225, 0);
+    let tm2 = check(&tc(Some(1_000), 0, Some(UNLIMITED_MS)), 225, 0);
     assert_eq!(tm, tm2);
 }
 
@@ -95,12 +111,12 @@ fn one_second_no_game_limit() {
 fn only_match_time() {
     // c-gomoku-cli style: no timeout_turn (default 30 s), 5 s for the game.
     let tm = check(&tc(None, 5_000, Some(5_000)), 225, 0);
-    assert!(tm.maximum_ms() <= 1_000, "{tm:?}");
-    assert!(tm.optimum_ms() >= 50, "{tm:?}");
+    assert!(max_ms(&tm) <= 1_000, "{tm:?}");
+    assert!(opt_ms(&tm) >= 50, "{tm:?}");
     // Huge turn limit with a game clock is not analysis.
-    let tm = check(&tc(Some(2_147_483_647), 60_000, Some(60_000)), 225, 0);
+    let tm = check(&tc(Some(UNLIMITED_MS), 60_000, Some(60_000)), 225, 0);
     assert!(!tm.is_infinite());
-    assert!(tm.maximum_ms() <= 60_000 / 4);
+    assert!(max_ms(&tm) <= 60_000 / 4);
 }
 
 #[test]
@@ -108,45 +124,48 @@ fn time_left_nearly_spent() {
     for left in [1_000, 300, 100, 60, 40, 20, 1, 0] {
         let tm = check(&tc(Some(5_000), 120_000, Some(left)), 100, 125);
         assert!(
-            tm.maximum_ms() as i64 <= left.max(INSTANT_MAX_MS as i64),
+            max_ms(&tm) as i64 <= left.max(INSTANT_MAX_MS as i64),
             "{left} {tm:?}"
         );
     }
     let tm = check(&tc(Some(5_000), 120_000, Some(100)), 100, 125);
-    assert!(tm.maximum_ms() <= INSTANT_MAX_MS);
+    assert!(max_ms(&tm) <= INSTANT_MAX_MS);
 }
 
 #[test]
 fn negative_time_left_answers_at_once() {
     let tm = check(&tc(Some(5_000), 120_000, Some(-300)), 100, 125);
-    assert_eq!(tm.optimum_ms(), 0);
-    assert!(tm.maximum_ms() <= INSTANT_MAX_MS && tm.maximum_ms() > 0);
-    assert!(tm.should_stop(0, 1, 0, 0));
+    assert_eq!(opt_ms(&tm), 0);
+    assert!(max_ms(&tm) <= INSTANT_MAX_MS && max_ms(&tm) > 0);
+    assert!(
+        tm.should_stop(&iterations(1, 0, 0), 0),
+        "one iteration, then answer"
+    );
 }
 
 #[test]
 fn timeout_turn_zero_is_instant() {
     let tm = check(&tc(Some(0), 0, None), 225, 0);
-    assert_eq!(tm.optimum_ms(), 0);
-    assert!(tm.maximum_ms() <= INSTANT_MAX_MS && tm.maximum_ms() < 100);
+    assert_eq!(opt_ms(&tm), 0);
+    assert!(max_ms(&tm) <= INSTANT_MAX_MS && max_ms(&tm) < 100);
     let tm = check(&tc(Some(0), 120_000, Some(120_000)), 225, 0);
-    assert!(tm.maximum_ms() <= INSTANT_MAX_MS);
+    assert!(max_ms(&tm) <= INSTANT_MAX_MS);
 }
 
 #[test]
 fn never_sent_turn_defaults_to_30s() {
     let tm = check(&tc(None, 0, None), 225, 0);
-    assert_eq!(tm.maximum_ms(), 30_000 - safety_margin_ms(30_000) as u64);
+    assert_eq!(max_ms(&tm), 30_000 - safety_margin_ms(30_000) as u64);
     assert!(!tm.is_infinite());
 }
 
 #[test]
 fn analysis_thinks_until_stopped() {
-    for turn in [86_400_000, 2_147_483_647, i64::MAX] {
+    for turn in [86_400_000, UNLIMITED_MS, i64::MAX] {
         let tm = check(&tc(Some(turn), 0, None), 225, 0);
         assert!(tm.is_infinite());
-        assert_eq!(tm.limits(), (None, None));
-        assert!(!tm.should_stop(3_600_000, 40, 0, 0));
+        assert!(!tm.should_stop(&iterations(40, 0, 0), 3_600_000));
+        assert!(!tm.past_maximum(3_600_000));
     }
 }
 
@@ -160,7 +179,7 @@ fn more_time_left_never_less_budget() {
                 let tm = check(&tc(turn, matc, Some(left)), empty, moves);
                 if let Some(p) = prev {
                     assert!(
-                        tm.optimum_ms() >= p.optimum_ms() && tm.maximum_ms() >= p.maximum_ms(),
+                        opt_ms(&tm) >= opt_ms(&p) && max_ms(&tm) >= max_ms(&p),
                         "left {left}: {p:?} -> {tm:?}"
                     );
                 }
@@ -177,96 +196,44 @@ fn longer_turn_never_less_budget() {
     let mut prev = check(&tc(Some(1), 0, None), 225, 0);
     for turn in (1..60_000).step_by(13) {
         let tm = check(&tc(Some(turn), 0, None), 225, 0);
-        assert!(tm.maximum_ms() >= prev.maximum_ms(), "turn {turn}");
-        assert!(tm.optimum_ms() >= prev.optimum_ms(), "turn {turn}");
+        assert!(max_ms(&tm) >= max_ms(&prev), "turn {turn}");
+        assert!(opt_ms(&tm) >= opt_ms(&prev), "turn {turn}");
         prev = tm;
     }
 }
 
 #[test]
-fn stop_rule_extends_only_up_to_the_maximum() {
-    let tm = check(&tc(Some(5_000), 120_000, Some(100_000)), 225, 10);
+fn stop_rule_stays_inside_the_maximum() {
+    // Gomocup freestyle 30 s / 180 s: the game clock binds, not the turn.
+    let tm = check(&tc(Some(30_000), 180_000, Some(180_000)), 225, 0);
+    assert!(!tm.turn_bound());
+    let cap = max_ms(&tm) * NEXT_ITERATION_MAX_PCT / 100;
     for changes in 0..6 {
         for drop in [-500, 0, 50, 200, 10_000] {
-            let t = tm.target_ms(12, changes, drop);
-            assert!(t <= tm.maximum_ms());
-            assert!(tm.should_stop(tm.maximum_ms(), 12, changes, drop));
+            let it = iterations(12, changes, drop);
+            let t = tm.iteration_target_ms(&it).unwrap();
+            assert!(t <= cap, "{changes} {drop}: {t}");
+            assert!(!tm.should_stop(&it, t - 1) && tm.should_stop(&it, t));
+            assert!(tm.past_maximum(max_ms(&tm)));
         }
     }
-    assert!(tm.target_ms(12, 0, 0) < tm.optimum_ms());
-    assert!(tm.target_ms(12, 3, 0) > tm.optimum_ms());
-    assert!(tm.target_ms(12, 0, 200) > tm.target_ms(12, 0, 0));
-}
-
-/// The estimate of the whole process: overhead plus the table.
-fn estimated_total(max_memory: u64, kib: Option<u64>, threads: usize) -> u64 {
-    hash_bytes_for(max_memory, kib, threads) as u64
-        + BASE_OVERHEAD_BYTES
-        + threads.max(1) as u64 * PER_THREAD_OVERHEAD_BYTES
-}
-
-#[test]
-fn hash_keeps_estimate_under_limit() {
-    for mb in [40u64, 64, 100, 200, 350, 1_000, 4_000] {
-        for threads in [1usize, 2, 4, 8] {
-            for limit in [mb * 1_000_000, mb << 20] {
-                let h = hash_bytes_for(limit, None, threads);
-                assert!(h.is_power_of_two() && h >= MIN_HASH_BYTES);
-                let overhead = BASE_OVERHEAD_BYTES + threads as u64 * PER_THREAD_OVERHEAD_BYTES;
-                if overhead + MIN_HASH_BYTES as u64 > limit {
-                    // Cannot fit at all: the smallest table.
-                    assert_eq!(h, MIN_HASH_BYTES, "{limit} {threads}");
-                    continue;
-                }
-                assert!(
-                    estimated_total(limit, None, threads) <= limit,
-                    "{limit} {threads}"
-                );
-                // Not wasteful: twice the table would not fit in the limit less the slack.
-                let usable = (limit as f64 * (1.0 - MEMORY_SLACK)) as u64;
-                assert!(2 * h as u64 + overhead > usable, "{limit} {threads}");
-            }
-        }
-    }
-    // 0 means the 350 MB default.
-    assert_eq!(
-        hash_bytes_for(0, None, 2),
-        hash_bytes_for(DEFAULT_MAX_MEMORY_BYTES, None, 2)
+    let target = |changes, drop| {
+        tm.iteration_target_ms(&iterations(12, changes, drop))
+            .unwrap()
+    };
+    assert!(
+        target(0, 0) < opt_ms(&tm) / 2,
+        "a settled best move stops early"
     );
-    assert!(estimated_total(0, None, 2) <= DEFAULT_MAX_MEMORY_BYTES);
-}
-
-#[test]
-fn hash_size_wins_but_is_capped() {
-    assert_eq!(hash_bytes_for(200 << 20, Some(16 * 1024), 2), 16 << 20);
-    assert_eq!(hash_bytes_for(0, Some(65_536), 1), 64 << 20);
-    // Not a power of two: rounded down.
-    assert_eq!(hash_bytes_for(0, Some(100 * 1024), 1), 64 << 20);
-    // Larger than max_memory allows: capped.
+    assert!(target(3, 0) > opt_ms(&tm), "an unsettled one goes on");
+    assert!(target(0, 200) > target(0, 0), "so does a falling score");
+    // A binding turn limit deepens until the maximum whatever the iterations say.
+    let tm = check(&tc(Some(5_000), 120_000, Some(120_000)), 225, 0);
+    assert!(tm.turn_bound());
     assert_eq!(
-        hash_bytes_for(64 << 20, Some(1 << 30), 2),
-        hash_bytes_for(64 << 20, None, 2)
+        tm.iteration_target_ms(&iterations(12, 0, 0)),
+        Some(max_ms(&tm))
     );
-    assert_eq!(
-        hash_bytes_for(0, Some(1 << 40), 1),
-        hash_bytes_for(0, None, 1)
-    );
-    // Tiny requests and limits give the minimum table.
-    assert_eq!(hash_bytes_for(0, Some(1), 1), MIN_HASH_BYTES);
-    assert_eq!(hash_bytes_for(10 << 20, None, 4), MIN_HASH_BYTES);
-}
-
-#[test]
-fn hash_monotone_in_memory_and_threads() {
-    let mut prev = 0;
-    for mb in (8..2_000u64).step_by(7) {
-        let h = hash_bytes_for(mb << 20, None, 2);
-        assert!(h >= prev, "{mb}");
-        prev = h;
-    }
-    let one = hash_bytes_for(100 << 20, None, 1);
-    let many = hash_bytes_for(100 << 20, None, 16);
-    assert!(many <= one);
 }
 
 /// Plays out one side's clock where every move takes `pick(tm)` ms plus `latency_ms` of
@@ -308,14 +275,14 @@ fn worst_case_game_never_forfeits() {
     for (turn, matc) in CONTROLS {
         // Every move takes the whole hard maximum plus 5 ms unseen latency: a typical game
         // (60 own moves) never runs the clock out…
-        let (low, at) = play_clock(turn, matc, 60, 5, |tm| tm.maximum_ms());
+        let (low, at) = play_clock(turn, matc, 60, 5, max_ms);
         assert!(
             low > 0,
             "{turn:?}/{matc}: clock ran out at own move {at} ({low} ms)"
         );
         // …and even a full 15x15 board (112 own moves) with 10 ms latency stays within the
         // managers' 1000 ms tolerance.
-        let (low, at) = play_clock(turn, matc, 112, 10, |tm| tm.maximum_ms());
+        let (low, at) = play_clock(turn, matc, 112, 10, max_ms);
         assert!(low > -1_000, "{turn:?}/{matc}: {low} ms at own move {at}");
     }
 }
@@ -323,9 +290,12 @@ fn worst_case_game_never_forfeits() {
 #[test]
 fn unstable_game_keeps_time_in_hand() {
     for (turn, matc) in CONTROLS {
-        // Every move unstable (two best-move changes: 1.4 x optimum) and 2 ms latency (a
+        // Every move unstable (two best-move changes, a falling score) and 2 ms latency (a
         // Rust engine on pipes): even a full board ends with time on the clock.
-        let (low, at) = play_clock(turn, matc, 112, 2, |tm| tm.target_ms(12, 2, 0));
+        let unstable = iterations(12, 2, 100);
+        let (low, at) = play_clock(turn, matc, 112, 2, |tm| {
+            tm.iteration_target_ms(&unstable).unwrap()
+        });
         assert!(low > 0, "{turn:?}/{matc}: {low} ms at own move {at}");
     }
 }

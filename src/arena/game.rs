@@ -398,7 +398,7 @@ pub fn play_game(slots: [&mut EngineSlot; 2], opening: &[Pos], cfg: &GameConfig)
             if cfg.tc.match_ms > 0 {
                 time_left[si]
             } else {
-                2_147_483_647
+                crate::search::time::UNLIMITED_MS
             }
         ));
         if first_request[si] {

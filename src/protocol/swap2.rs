@@ -98,7 +98,9 @@ impl Swap2Budget {
     /// (30 s when never sent), a quarter of `time_left` when known, and 3 s. The node count
     /// shrinks with the time so that a short turn stays short.
     pub fn for_time(timeout_turn_ms: Option<i64>, time_left_ms: Option<i64>) -> Swap2Budget {
-        let turn = timeout_turn_ms.unwrap_or(30_000).max(0) as u64;
+        let turn = timeout_turn_ms
+            .unwrap_or(crate::search::time::DEFAULT_TURN_MS)
+            .max(0) as u64;
         let mut ms = (turn / 3).min(DEFAULT_MAX_MS);
         if let Some(left) = time_left_ms {
             ms = ms.min(left.max(0) as u64 / 4);

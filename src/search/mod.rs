@@ -8,23 +8,25 @@
 //! `smp` (which subtrees other threads are searching), `pvs` (one thread's PVS with
 //! TT, static win/threat check, razoring, futility, late-move pruning/reductions, VCF leaves),
 //! `movegen` (threat classification and forced-defence generation from the board's pattern
-//! counts), `vcf` / `vct` (threat-space solvers), `tt` (lock-free table), `history`
-//! (killers, history), `params` (constants), `bench` (deterministic bench).
-
-pub mod time;
+//! counts), `vcf` / `vct` (threat-space solvers), `tt` (lock-free table), `memory` (its size
+//! under `max_memory`), `time` (the time manager), `history` (killers, history), `params`
+//! (constants), `bench` (deterministic bench).
 
 use std::sync::atomic::AtomicBool;
 
 use crate::board::Board;
 use crate::core::Pos;
+use time::TimeManager;
 
 pub mod bench;
 mod history;
+pub mod memory;
 mod movegen;
 pub mod params;
 mod pvs;
 mod root;
 mod smp;
+pub mod time;
 pub mod tt;
 pub mod vcf;
 pub mod vct;
@@ -35,20 +37,20 @@ pub type Score = i32;
 pub const MATE: Score = 30_000;
 /// Scores at or beyond this magnitude are forced wins/losses.
 pub const MATE_BOUND: Score = MATE - 1_000;
+/// `SearchLimits::strength` of a full-strength search (the scale is 0..=100).
+pub const FULL_STRENGTH: u8 = 100;
 
 /// What may stop a search, besides the stop flag. `Default` is a full-strength, single-PV,
 /// one-thread search without limits.
 #[derive(Clone, Debug)]
 pub struct SearchLimits {
-    /// Soft (optimum) time for this move in ms: finish the iteration logic around it.
-    pub optimum_ms: Option<u64>,
-    /// Hard maximum in ms: the search must return by then.
-    pub maximum_ms: Option<u64>,
+    /// The time budget, and the one owner of time decisions (see [`time`]).
+    pub time: TimeManager,
     /// Maximum nominal depth (0/None = none).
     pub max_depth: Option<u32>,
     /// Maximum node count (None = none).
     pub max_nodes: Option<u64>,
-    /// Playing strength 0..=100 (100 = full).
+    /// Playing strength 0..=[`FULL_STRENGTH`].
     pub strength: u8,
     /// Number of principal variations to report (YXNBEST); 1 normally.
     pub multipv: usize,
@@ -56,23 +58,18 @@ pub struct SearchLimits {
     pub threads: usize,
     /// When set, choose among near-best moves at random with this seed (game_type 0).
     pub randomize_seed: Option<u64>,
-    /// The turn limit binds, not the game clock: unused time is lost, so deepen until the
-    /// next iteration could not finish instead of stopping early on a stable best move.
-    pub turn_bound: bool,
 }
 
 impl Default for SearchLimits {
     fn default() -> Self {
         SearchLimits {
-            optimum_ms: None,
-            maximum_ms: None,
+            time: TimeManager::infinite(),
             max_depth: None,
             max_nodes: None,
-            strength: 100,
+            strength: FULL_STRENGTH,
             multipv: 1,
             threads: 1,
             randomize_seed: None,
-            turn_bound: false,
         }
     }
 }
@@ -144,10 +141,10 @@ impl Searcher {
         self.tt.wait_prefault();
     }
 
-    /// Searches `board` for the side to move. Returns by `limits.maximum_ms`, or soon after
-    /// `stop` becomes true. `report` is called after each completed iteration (once per line
-    /// when multi-PV). The best move is legal whenever a legal move exists, even if stopped
-    /// at once.
+    /// Searches `board` for the side to move. Returns by the maximum of `limits.time`, or
+    /// soon after `stop` becomes true. `report` is called after each completed iteration
+    /// (once per line when multi-PV). The best move is legal whenever a legal move exists,
+    /// even if stopped at once.
     pub fn search(
         &mut self,
         board: &Board,

@@ -1,4 +1,5 @@
-//! Search constants in one place: limits, margins, reductions.
+//! Search constants in one place: limits, margins, reductions. (Time constants live with
+//! the time manager in `time`.)
 
 /// Deepest ply the search stack supports.
 pub const MAX_PLY: usize = 128;
@@ -34,11 +35,6 @@ pub const QVCF_NODES: u64 = 300;
 pub const ROOT_VCF_DEPTH: i32 = 30;
 /// Node budget of the root VCF solver.
 pub const ROOT_VCF_NODES: u64 = 200_000;
-/// With a binding turn limit, no new iteration starts past this share (percent) of the
-/// maximum time. 100: search to the maximum (time not used is lost, and the interrupted
-/// iteration's better move counts). Against 45, 0.2 s a move, 200 games each: renju
-/// +34.9 +/- 42.3, freestyle +8.7 +/- 38.5 Elo.
-pub const TURN_BOUND_DEEPEN_PCT: u64 = 100;
 /// Ordering bonus of the counter move (killers get 300 and 250).
 pub const COUNTER_MOVE_BONUS: i32 = 200;
 /// History bonus cap.
@@ -53,12 +49,30 @@ pub const ROOT_VCT_NODES: u64 = 150_000;
 pub const HELPER_VCT_PLIES: u32 = 21;
 /// Node budget of the helper thread's VCT.
 pub const HELPER_VCT_NODES: u64 = 3_000_000;
-/// The helper thread's VCT stops at this share (percent) of the maximum time.
-pub const HELPER_VCT_TIME_PCT: u64 = 80;
-/// The root VCF solver stops at this share (percent) of the maximum time.
-pub const ROOT_VCF_TIME_PCT: u64 = 20;
-/// The root VCT solver stops at this share (percent) of the maximum time (from search start).
-pub const ROOT_VCT_TIME_PCT: u64 = 35;
+/// With a node limit, each threat solver may use at most this fraction (1/n) of it, so that
+/// the tree search keeps the rest.
+pub const SOLVER_NODE_LIMIT_DIVISOR: u64 = 4;
+/// Once an aspiration window's half-width has grown past this, the window opens fully.
+pub const ASPIRATION_MAX_DELTA: i32 = 1_000;
+/// When no generated root move is legal, the fallback list takes the legal points within
+/// this distance of a stone.
+pub const FALLBACK_CANDIDATE_DISTANCE: i32 = 2;
+/// Randomized choice (`game_type` 0) at full strength: any move scoring within this of the
+/// best may be played.
+pub const RANDOM_CHOICE_MARGIN: i32 = 12;
+/// Randomized choice searches at least this many lines (multi-PV) to choose among.
+pub const RANDOM_CHOICE_LINES: usize = 4;
+/// Below full strength the depth cap is one ply, plus one per this many strength points.
+pub const WEAK_STRENGTH_PER_PLY: i32 = 8;
+/// Below full strength the node cap starts at this (strength 0)…
+pub const WEAK_NODES_BASE: u64 = 500;
+/// …and doubles every this many strength points…
+pub const WEAK_STRENGTH_PER_DOUBLING: i32 = 7;
+/// …at most this many times.
+pub const WEAK_MAX_DOUBLINGS: i32 = 20;
+/// Below full strength the randomized choice's margin is this per strength point missing
+/// (400 at strength 0).
+pub const WEAK_MARGIN_PER_POINT: i32 = 4;
 
 // Technique switches (for self-play ablations: build a variant with one set to false).
 // Session 6 ablations, each switched off against the build with all on, renju, 0.2 s a

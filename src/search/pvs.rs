@@ -11,6 +11,7 @@ use super::history::History;
 use super::movegen::{self, Threat};
 use super::params::*;
 use super::smp::InFlight;
+use super::time::TimeManager;
 use super::tt::{Bound, TTable};
 use super::vcf;
 use super::{mate_in, mated_in, value_from_tt, value_to_tt, Score, MATE, MATE_BOUND};
@@ -24,7 +25,8 @@ pub(crate) struct Shared<'a> {
     /// Nodes flushed by all threads.
     pub nodes: AtomicU64,
     pub start: Instant,
-    pub maximum_ms: Option<u64>,
+    /// Asked on every poll whether the hard maximum has passed.
+    pub time: TimeManager,
     pub max_nodes: Option<u64>,
     pub threads: usize,
     /// Subtrees some thread is searching now (only used with several threads).
@@ -117,12 +119,8 @@ impl<'a> Worker<'a> {
         if self.sh.stop.load(Relaxed) {
             self.sh.abort.store(true, Relaxed);
         }
-        if self.id == 0 {
-            if let Some(m) = self.sh.maximum_ms {
-                if self.sh.elapsed_ms() >= m {
-                    self.sh.abort.store(true, Relaxed);
-                }
-            }
+        if self.id == 0 && self.sh.time.past_maximum(self.sh.elapsed_ms()) {
+            self.sh.abort.store(true, Relaxed);
         }
         if let Some(m) = self.sh.max_nodes {
             if total >= m {

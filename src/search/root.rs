@@ -14,10 +14,11 @@ use super::movegen;
 use super::params::*;
 use super::pvs::{RootMove, Shared, Worker};
 use super::smp::InFlight;
-use super::time::IterationState;
+use super::time::{IterationState, Solver};
 use super::tt::TTable;
 use super::{
-    mate_in, pick_simple_move, Score, SearchLimits, SearchReport, SearchResult, MATE, MATE_BOUND,
+    mate_in, pick_simple_move, Score, SearchLimits, SearchReport, SearchResult, FULL_STRENGTH,
+    MATE, MATE_BOUND,
 };
 use super::{vcf, vct};
 
@@ -34,7 +35,7 @@ fn root_moves(board: &Board) -> Vec<RootMove> {
             gen.push((simple, 1));
         }
         for p in board.legal_moves() {
-            if p != simple && board.is_candidate(p, 2) {
+            if p != simple && board.is_candidate(p, FALLBACK_CANDIDATE_DISTANCE) {
                 gen.push((p, 0));
             }
         }
@@ -57,36 +58,19 @@ fn root_moves(board: &Board) -> Vec<RootMove> {
         .collect()
 }
 
-/// Depth and node caps for a strength below 100.
+/// Depth and node caps, and the randomized choice's margin, for a strength below
+/// [`FULL_STRENGTH`].
 fn strength_caps(strength: u8) -> (i32, u64, Score) {
-    let s = strength.min(100) as i32;
-    let depth = 1 + s / 8;
-    let nodes = 500u64 << (s / 7).min(20);
-    let margin = (100 - s) * 4;
+    let s = strength.min(FULL_STRENGTH) as i32;
+    let depth = 1 + s / WEAK_STRENGTH_PER_PLY;
+    let nodes = WEAK_NODES_BASE << (s / WEAK_STRENGTH_PER_DOUBLING).min(WEAK_MAX_DOUBLINGS);
+    let margin = (FULL_STRENGTH as i32 - s) * WEAK_MARGIN_PER_POINT;
     (depth, nodes, margin)
 }
 
-/// When to stop deepening: the optimum scaled down while the best move is stable, up while
-/// it changes or the score falls, never past 60% of the maximum (the next iteration would
-/// not finish).
-fn time_target(optimum: u64, maximum: Option<u64>, it: &IterationState, turn_bound: bool) -> u64 {
-    if turn_bound {
-        // Unused time is lost: go on until the given share of the maximum (all of it by
-        // default; a partly searched iteration still counts, see `partial_best`).
-        if let Some(m) = maximum {
-            return m * TURN_BOUND_DEEPEN_PCT / 100;
-        }
-    }
-    let stability = match it.best_move_changes() {
-        0 if it.depth() >= 6 => 0.5,
-        0 => 0.7,
-        1 => 1.0,
-        2 => 1.4,
-        _ => 1.8,
-    };
-    let falling = 1.0 + f64::from(it.score_drop().clamp(0, 200)) / 200.0;
-    let target = (optimum as f64 * 0.6 * stability * falling) as u64;
-    maximum.map_or(target, |m| target.min(m * 6 / 10))
+/// The share of a node limit `m` one threat solver may use (at least one node).
+fn solver_node_share(m: u64) -> u64 {
+    m / SOLVER_NODE_LIMIT_DIVISOR + 1
 }
 
 /// One iteration of the root search at `depth` with an aspiration window around the first
@@ -126,7 +110,7 @@ fn aspirated_iteration(
             return;
         }
         delta += delta;
-        if delta > 1000 {
+        if delta > ASPIRATION_MAX_DELTA {
             alpha = -MATE;
             beta = MATE;
         }
@@ -159,7 +143,7 @@ pub(crate) fn search(
             ..Default::default()
         };
     }
-    let weak = limits.strength < 100;
+    let weak = limits.strength < FULL_STRENGTH;
     let (cap_depth, cap_nodes, weak_margin) = strength_caps(limits.strength);
     let mut max_depth = limits
         .max_depth
@@ -171,11 +155,15 @@ pub(crate) fn search(
         max_nodes = Some(max_nodes.map_or(cap_nodes, |m| m.min(cap_nodes)));
     }
     let randomize = weak || limits.randomize_seed.is_some();
-    let margin = if weak { weak_margin } else { 12 };
+    let margin = if weak {
+        weak_margin
+    } else {
+        RANDOM_CHOICE_MARGIN
+    };
     let multipv = limits
         .multipv
         .max(1)
-        .max(if randomize { 4 } else { 1 })
+        .max(if randomize { RANDOM_CHOICE_LINES } else { 1 })
         .min(rms.len());
     let threads = limits.threads.max(1);
     let me = board.side_to_move();
@@ -186,7 +174,7 @@ pub(crate) fn search(
         abort: AtomicBool::new(false),
         nodes: AtomicU64::new(0),
         start,
-        maximum_ms: limits.maximum_ms,
+        time: limits.time,
         max_nodes,
         threads,
         in_flight: InFlight::new(),
@@ -194,22 +182,19 @@ pub(crate) fn search(
 
     // Root VCF solver: a forced win by fours needs no tree search.
     if !weak && rms.len() > 1 {
-        let mut budget = ROOT_VCF_NODES;
-        if let Some(m) = max_nodes {
-            budget = budget.min(m / 4 + 1);
-        }
-        if let Some(ms) = limits.maximum_ms {
-            budget = budget.min(ms * 60 + 1);
-        }
-        let mut b = board.clone();
-        // The solvers poll the stop flag and their own deadline (a share of the maximum),
+        // Each solver's node budget is capped by its share of a node limit and by what its
+        // time allows; it polls the stop flag and its own deadline (a share of the maximum),
         // so that the tree search always gets the rest of the time.
-        let solver_deadline = |share_pct: u64| {
-            limits
-                .maximum_ms
-                .map(|ms| start + std::time::Duration::from_millis(ms * share_pct / 100))
+        let solver_budget = |solver: Solver, nodes: u64| {
+            let nodes = max_nodes.map_or(nodes, |m| nodes.min(solver_node_share(m)));
+            let nodes = limits
+                .time
+                .solver_node_cap(solver)
+                .map_or(nodes, |cap| nodes.min(cap));
+            vcf::Budget::limited(nodes, stop, limits.time.solver_deadline(solver, start))
         };
-        let mut lim = vcf::Budget::limited(budget, stop, solver_deadline(ROOT_VCF_TIME_PCT));
+        let mut b = board.clone();
+        let mut lim = solver_budget(Solver::RootVcf, ROOT_VCF_NODES);
         let found = vcf::vcf_root_limited(&mut b, me, ROOT_VCF_DEPTH, &mut lim);
         let vcf_used = lim.used;
         if let Some((mv, plies, pv)) = found {
@@ -219,14 +204,7 @@ pub(crate) fn search(
         }
         shared.nodes.fetch_add(vcf_used, Relaxed);
         // Root VCT solver: fours and open threes.
-        let mut budget = ROOT_VCT_NODES;
-        if let Some(m) = max_nodes {
-            budget = budget.min(m / 4 + 1);
-        }
-        if let Some(ms) = limits.maximum_ms {
-            budget = budget.min(ms * 40 + 1);
-        }
-        let mut lim = vcf::Budget::limited(budget, stop, solver_deadline(ROOT_VCT_TIME_PCT));
+        let mut lim = solver_budget(Solver::RootVct, ROOT_VCT_NODES);
         let found = if USE_ROOT_VCT && !stop.load(Relaxed) {
             vct::vct_root_limited(&mut b, ROOT_VCT_PLIES, &mut lim)
         } else {
@@ -250,10 +228,10 @@ pub(crate) fn search(
     // A win by threats the first helper proved.
     let helper_vct: std::sync::Mutex<Option<vct::VctWin>> = std::sync::Mutex::new(None);
     let vct_on_helper = USE_HELPER_VCT && !weak && threads > 1 && multipv == 1 && rms.len() > 1;
-    let vct_budget = max_nodes.map_or(HELPER_VCT_NODES, |m| HELPER_VCT_NODES.min(m / 4 + 1));
-    let vct_deadline = limits
-        .maximum_ms
-        .map(|ms| start + std::time::Duration::from_millis(ms * HELPER_VCT_TIME_PCT / 100));
+    let vct_budget = max_nodes.map_or(HELPER_VCT_NODES, |m| {
+        HELPER_VCT_NODES.min(solver_node_share(m))
+    });
+    let vct_deadline = limits.time.solver_deadline(Solver::HelperVct, start);
     std::thread::scope(|scope| {
         for id in 1..threads {
             let shared = &shared;
@@ -296,7 +274,7 @@ pub(crate) fn search(
             });
         }
         let mut w = Worker::new(0, &shared, board);
-        let mut iters = IterationState::new();
+        let mut iters = IterationState::new(rms.len());
         for depth in 1..=max_depth {
             for pv_idx in 0..multipv {
                 let want_partial = pv_idx == 0 && multipv == 1;
@@ -331,20 +309,9 @@ pub(crate) fn search(
                 rm.prev_score = rm.score;
             }
             completed = Some((rms.clone(), depth));
-            let best = rms[0].score;
-            // A proven result needs no deeper search.
-            if best.abs() >= MATE_BOUND && depth as Score >= MATE - best.abs() + 2 {
+            iters.record(depth as u32, rms[0].mv, rms[0].score);
+            if limits.time.should_stop(&iters, shared.elapsed_ms()) {
                 break;
-            }
-            if rms.len() == 1 && depth >= 4 {
-                break;
-            }
-            iters.record(depth as u32, rms[0].mv, best);
-            if let Some(opt) = limits.optimum_ms {
-                let target = time_target(opt, limits.maximum_ms, &iters, limits.turn_bound);
-                if shared.elapsed_ms() >= target {
-                    break;
-                }
             }
         }
         shared.abort.store(true, Relaxed);
@@ -466,6 +433,7 @@ mod tests {
     use super::*;
     use crate::core::Rule;
     use crate::search::bench::board_from_moves;
+    use crate::search::time::{TimeControl, TimeManager};
     use crate::search::Searcher;
 
     fn run(moves: &str, rule: Rule, limits: SearchLimits, stop_now: bool) -> (SearchResult, usize) {
@@ -531,13 +499,19 @@ mod tests {
         assert!((5..=HELPER_VCT_PLIES).contains(&plies), "plies {plies}");
         // Two threads with a turn limit: the helper's proof (or the main thread's own mate)
         // ends the search long before the limit.
+        let turn = TimeControl {
+            timeout_turn_ms: Some(3_000),
+            ..TimeControl::default()
+        };
         let lim = SearchLimits {
             threads: 2,
-            optimum_ms: Some(3_000),
-            maximum_ms: Some(3_000),
-            turn_bound: true,
+            time: TimeManager::new(&turn, b.empty_count(), b.stone_count()),
             ..Default::default()
         };
+        assert!(
+            lim.time.turn_bound(),
+            "deepens to the maximum unless a proof ends it"
+        );
         let t = Instant::now();
         let (r, _) = run(moves, Rule::FREESTYLE, lim, false);
         assert!(r.score >= MATE_BOUND, "score {}", r.score);
@@ -600,25 +574,6 @@ mod tests {
         };
         let (r, _) = run("h8 i9 i8 g8", Rule::FREESTYLE, lim, false);
         assert!(r.nodes <= 5_000 + 2_000, "nodes {}", r.nodes);
-    }
-
-    #[test]
-    fn time_target_scales_with_stability() {
-        let mut stable = IterationState::new();
-        let mut unstable = IterationState::new();
-        for d in 1..=8u32 {
-            stable.record(d, Pos::new(7, 7), 10);
-            unstable.record(d, Pos::new(7 + (d as usize % 2), 7), 10);
-        }
-        let a = time_target(1000, Some(5000), &stable, false);
-        let b = time_target(1000, Some(5000), &unstable, false);
-        assert!(a < b, "{a} {b}");
-        assert!(time_target(1000, Some(1000), &unstable, false) <= 600);
-        // A binding turn limit: the set share of the maximum whatever the stability.
-        let t = time_target(1000, Some(5000), &stable, true);
-        assert_eq!(t, time_target(1000, Some(5000), &unstable, true));
-        assert_eq!(t, 5000 * TURN_BOUND_DEEPEN_PCT / 100);
-        assert!(t > b, "{t} {b}");
     }
 
     #[test]
