@@ -19,6 +19,8 @@ const NP: usize = 2 * N_PCODES + 2 * N_THREAT;
 
 struct Sample {
     linear: f32,
+    /// Search score for the side to move, when the record has one.
+    score: Option<f32>,
     x: Vec<(u32, f32)>,
     y: f32,
     held_out: bool,
@@ -149,6 +151,7 @@ fn load(files: &[String], family: Family) -> Vec<Sample> {
                     let y = if b.side_to_move() == Color::Black { result } else { 1.0 - result };
                     out.push(Sample {
                         linear: pentad::eval::evaluate_linear(&b) as f32,
+                        score: v["scores"].get(k).and_then(|x| x.as_f64()).map(|x| x as f32),
                         x: sample(&b, &now, &before, tied),
                         y,
                         held_out,
@@ -244,6 +247,23 @@ fn fit(samples: &[Sample], init: &[f64], iters: usize, lambda: f64, tied: bool) 
         eprintln!("linear eval at scale {kk}: train {:.5} held-out {:.5}", l(false), l(true));
     }
     eprintln!("scale {k}: prior loss train {:.5} held-out {:.5}", best, loss(samples, init, k, true));
+    let blend: f64 = std::env::var("BLEND").ok().and_then(|b| b.parse().ok()).unwrap_or(1.0);
+    let samples: Vec<Sample> = samples
+        .iter()
+        .filter(|s| blend >= 1.0 || s.score.is_some())
+        .map(|s| Sample {
+            linear: s.linear,
+            score: s.score,
+            x: s.x.clone(),
+            y: match s.score {
+                Some(sc) => (blend * s.y as f64 + (1.0 - blend) * sigmoid(sc as f64 / k)) as f32,
+                None => s.y,
+            },
+            held_out: s.held_out,
+        })
+        .collect();
+    let samples = &samples[..];
+    eprintln!("{} samples with blend {blend}; prior loss now train {:.5} held-out {:.5}", samples.len(), loss(samples, init, k, false), loss(samples, init, k, true));
     let mut w = init.to_vec();
     let (mut m, mut v) = (vec![0.0; NP], vec![0.0; NP]);
     let (b1, b2, lr, eps) = (0.9, 0.999, 2.0, 1e-8);

@@ -150,8 +150,9 @@ pub(super) const fn slot(o: isize) -> usize {
 /// Change records reserved per move (a move changes at most 40 cells).
 const CHANGE_WINDOW: usize = 64;
 
-/// Borrowed hot state for one move's propagation.
-struct Hot<'a> {
+/// Borrowed hot state for one move's propagation; `V`: keep the cell-value sum (off while
+/// the board carries the all-zero table, so the sum costs nothing until values are used).
+struct Hot<'a, const V: bool> {
     info: &'a mut [CellInfo],
     table: &'a [u8],
     comb: &'a pattern::CombTable,
@@ -163,7 +164,7 @@ struct Hot<'a> {
     value_delta: i32,
 }
 
-impl Hot<'_> {
+impl<const V: bool> Hot<'_, V> {
     /// Visits the cells at distance 1..=R from `i` along direction `D` (offset `off`).
     #[inline(always)]
     fn line<const R: isize, const D: usize>(&mut self, i: usize, off: isize, dk: &[u64; 10]) {
@@ -216,11 +217,13 @@ impl Hot<'_> {
         self.buf[self.n & (CHANGE_WINDOW - 1)] = Change(codes | (q as u64) << 48);
         self.n += 1;
         let pats = codes as u32 ^ ((old ^ new) << sh);
-        let v = self.values;
-        self.value_delta += i32::from(v[(pats & 0xFFFF) as usize])
-            - i32::from(v[(codes & 0xFFFF) as usize])
-            - i32::from(v[(pats >> 16 | 1 << 16) as usize])
-            + i32::from(v[(codes as u32 >> 16 | 1 << 16) as usize]);
+        if V {
+            let v = self.values;
+            self.value_delta += i32::from(v[(pats & 0xFFFF) as usize])
+                - i32::from(v[(codes & 0xFFFF) as usize])
+                - i32::from(v[(pats >> 16 | 1 << 16) as usize])
+                + i32::from(v[(codes as u32 >> 16 | 1 << 16) as usize]);
+        }
         let Ok(c) = <&mut [u16; 64]>::try_from(&mut self.counts.0[BANK..BANK + 64]) else {
             unreachable!("a bank has 64 counters");
         };
@@ -396,13 +399,16 @@ impl Board {
         self.epoch += 1;
         let start = self.nchanges as u32;
         self.add_counts(i, u16::MAX);
-        self.value -= self.values.cell_value(self.info[i].pats());
+        if self.values_on {
+            self.value -= self.values.cell_value(self.info[i].pats());
+        }
         self.grid[i] = v;
         self.info[i].set_value(v);
-        if self.reach == 4 {
-            self.propagate::<4>(i, v);
-        } else {
-            self.propagate::<5>(i, v);
+        match (self.reach == 4, self.values_on) {
+            (true, false) => self.propagate::<4, false>(i, v),
+            (true, true) => self.propagate::<4, true>(i, v),
+            (false, false) => self.propagate::<5, false>(i, v),
+            (false, true) => self.propagate::<5, true>(i, v),
         }
         self.update_near(i, true);
         (start, true)
@@ -463,7 +469,7 @@ impl Board {
     /// Adds the key deltas of stone value `v` appearing at `i` to the cells within reach
     /// and refreshes the codes and counts of the empty ones whose codes changed.
     #[inline(always)]
-    fn propagate<const R: isize>(&mut self, i: usize, v: u8) {
+    fn propagate<const R: isize, const V: bool>(&mut self, i: usize, v: u8) {
         let dk = self.place[v as usize & 3];
         let top = self.nchanges;
         // Room for this move's records (at most 8 R ≤ 40 cells change); `changes` only
@@ -475,7 +481,7 @@ impl Board {
         let Ok(buf) = <&mut [Change; CHANGE_WINDOW]>::try_from(window) else {
             unreachable!("window has CHANGE_WINDOW entries");
         };
-        let mut hot = Hot {
+        let mut hot = Hot::<V> {
             info: &mut self.info,
             table: self.table,
             comb: self.comb,

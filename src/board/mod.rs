@@ -116,6 +116,8 @@ pub struct Board {
     count_stack: Vec<Counts>,
     /// Per-cell value table (see [`values`]), summed over the empty cells into `value`.
     values: Arc<CellValues>,
+    /// Whether `values` is other than the all-zero table (only then is `value` maintained).
+    values_on: bool,
     /// Black's minus White's cell values over the empty cells.
     value: i32,
     /// `value` before each move in `history`, for undo and for the previous ply's value.
@@ -227,6 +229,7 @@ impl Board {
             nchanges: 0,
             count_stack: Vec::with_capacity((width * height).min(128)),
             values: CellValues::zero(),
+            values_on: false,
             value: 0,
             value_stack: Vec::with_capacity((width * height).min(128)),
             hash: 0,
@@ -724,6 +727,7 @@ impl Board {
         for _ in 0..moves.len() {
             self.undo();
         }
+        self.values_on = !Arc::ptr_eq(&values, &CellValues::zero());
         self.values = values;
         self.rebuild();
         for &(p, c) in &moves {
