@@ -112,6 +112,14 @@ pub fn check_consistency(b: &Board) -> Result<(), String> {
     if p4count != have {
         return Err(format!("pattern4 counts differ: {have:?} vs {p4count:?}",));
     }
+    let mut value = 0i32;
+    b.for_each_empty_pcode(|c, pc| {
+        let v = i32::from(b.values.value(c, pc));
+        value += if c == Color::Black { v } else { -v };
+    });
+    if value != b.value {
+        return Err(format!("cell value sum differs: {} vs {value}", b.value));
+    }
     check_classes(b)?;
     if recompute_hash(b) != b.hash {
         return Err("hash differs".to_string());

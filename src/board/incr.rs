@@ -12,6 +12,7 @@
 //! undo subtracts the key deltas and restores those records, so it does no table work. Only
 //! `put_wall` on a board with stones falls back to full recomputation (walls are setup-only).
 
+use super::values::TABLE_LEN;
 use super::{pattern, Board, CANDIDATE_RADIUS, EMPTY, PAD, WALL};
 use pattern::{N_CODES, N_CODES4};
 
@@ -149,17 +150,21 @@ pub(super) const fn slot(o: isize) -> usize {
 /// Change records reserved per move (a move changes at most 40 cells).
 const CHANGE_WINDOW: usize = 64;
 
-/// Borrowed hot state for one move's propagation.
-struct Hot<'a> {
+/// Borrowed hot state for one move's propagation; `V`: keep the cell-value sum (off while
+/// the board carries the all-zero table, so the sum costs nothing until values are used).
+struct Hot<'a, const V: bool> {
     info: &'a mut [CellInfo],
     table: &'a [u8],
     comb: &'a pattern::CombTable,
     counts: &'a mut Counts,
     buf: &'a mut [Change; CHANGE_WINDOW],
     n: usize,
+    /// The board's per-cell value table, and the change of the value sum so far.
+    values: &'a [i16; TABLE_LEN],
+    value_delta: i32,
 }
 
-impl Hot<'_> {
+impl<const V: bool> Hot<'_, V> {
     /// Visits the cells at distance 1..=R from `i` along direction `D` (offset `off`).
     #[inline(always)]
     fn line<const R: isize, const D: usize>(&mut self, i: usize, off: isize, dk: &[u64; 10]) {
@@ -212,6 +217,13 @@ impl Hot<'_> {
         self.buf[self.n & (CHANGE_WINDOW - 1)] = Change(codes | (q as u64) << 48);
         self.n += 1;
         let pats = codes as u32 ^ ((old ^ new) << sh);
+        if V {
+            let v = self.values;
+            self.value_delta += i32::from(v[(pats & 0xFFFF) as usize])
+                - i32::from(v[(codes & 0xFFFF) as usize])
+                - i32::from(v[(pats >> 16 | 1 << 16) as usize])
+                + i32::from(v[(codes as u32 >> 16 | 1 << 16) as usize]);
+        }
         let Ok(c) = <&mut [u16; 64]>::try_from(&mut self.counts.0[BANK..BANK + 64]) else {
             unreachable!("a bank has 64 counters");
         };
@@ -249,10 +261,12 @@ impl Board {
             };
         }
         self.counts = Counts::ZERO;
+        self.value = 0;
         for i in 0..self.grid.len() {
             if self.grid[i] == EMPTY {
                 self.refresh_cell(i);
                 self.add_counts(i, 1);
+                self.value += self.values.cell_value(self.info[i].pats());
             }
         }
         for i in 0..self.grid.len() {
@@ -381,15 +395,20 @@ impl Board {
     pub(super) fn place_stone(&mut self, i: usize, v: u8) -> (u32, bool) {
         debug_assert!(self.grid[i] == EMPTY && (v == 1 || v == 2));
         self.count_stack.push(self.counts);
+        self.value_stack.push(self.value);
         self.epoch += 1;
         let start = self.nchanges as u32;
         self.add_counts(i, u16::MAX);
+        if self.values_on {
+            self.value -= self.values.cell_value(self.info[i].pats());
+        }
         self.grid[i] = v;
         self.info[i].set_value(v);
-        if self.reach == 4 {
-            self.propagate::<4>(i, v);
-        } else {
-            self.propagate::<5>(i, v);
+        match (self.reach == 4, self.values_on) {
+            (true, false) => self.propagate::<4, false>(i, v),
+            (true, true) => self.propagate::<4, true>(i, v),
+            (false, false) => self.propagate::<5, false>(i, v),
+            (false, true) => self.propagate::<5, true>(i, v),
         }
         self.update_near(i, true);
         (start, true)
@@ -424,6 +443,9 @@ impl Board {
         }
         self.update_near(i, false);
         let top = self.count_stack.len().wrapping_sub(1);
+        if let Some(value) = self.value_stack.pop() {
+            self.value = value;
+        }
         match self.count_stack.get(top) {
             Some(counts) if h.fast => {
                 // Copied straight from the stack slot (no temporary).
@@ -447,7 +469,7 @@ impl Board {
     /// Adds the key deltas of stone value `v` appearing at `i` to the cells within reach
     /// and refreshes the codes and counts of the empty ones whose codes changed.
     #[inline(always)]
-    fn propagate<const R: isize>(&mut self, i: usize, v: u8) {
+    fn propagate<const R: isize, const V: bool>(&mut self, i: usize, v: u8) {
         let dk = self.place[v as usize & 3];
         let top = self.nchanges;
         // Room for this move's records (at most 8 R ≤ 40 cells change); `changes` only
@@ -459,13 +481,15 @@ impl Board {
         let Ok(buf) = <&mut [Change; CHANGE_WINDOW]>::try_from(window) else {
             unreachable!("window has CHANGE_WINDOW entries");
         };
-        let mut hot = Hot {
+        let mut hot = Hot::<V> {
             info: &mut self.info,
             table: self.table,
             comb: self.comb,
             counts: &mut self.counts,
             buf,
             n: 0,
+            values: self.values.table(),
+            value_delta: 0,
         };
         let [d0, d1, d2, d3] = self.dirs;
         hot.line::<R, 0>(i, d0, &dk);
@@ -473,6 +497,7 @@ impl Board {
         hot.line::<R, 2>(i, d2, &dk);
         hot.line::<R, 3>(i, d3, &dk);
         self.nchanges = top + hot.n;
+        self.value += hot.value_delta;
     }
 
     /// Subtracts the key deltas of stone value `v` at `i` from the cells within reach.

@@ -16,15 +16,20 @@ pub mod debug;
 mod forbid;
 mod incr;
 mod pattern;
+mod values;
 
 pub use bench::{bench_fixed_rounds, bench_move_undo};
 pub use candidates::Candidates;
 pub use pattern::{Pattern, Pattern4};
+pub use values::{
+    pcode, pcode_class, pcode_codes, pcode_of_packed, pcode_patterns, CellValues, N_PCODES,
+};
 
 use crate::core::{Cell, Color, Pos, Rule, RuleKind, MAX_SIZE, MIN_SIZE};
 use incr::{CellInfo, Counts, Played};
 use pattern::{is_maybe33, LineRule, MAYBE33, MAYBE433, N_CODES4};
 use std::cell::RefCell;
+use std::sync::Arc;
 
 /// The four line directions as (dx, dy): horizontal, vertical, diagonal, anti-diagonal.
 pub const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
@@ -109,6 +114,14 @@ pub struct Board {
     nchanges: usize,
     /// Counts before each move in `history`, for undo.
     count_stack: Vec<Counts>,
+    /// Per-cell value table (see [`values`]), summed over the empty cells into `value`.
+    values: Arc<CellValues>,
+    /// Whether `values` is other than the all-zero table (only then is `value` maintained).
+    values_on: bool,
+    /// Black's minus White's cell values over the empty cells.
+    value: i32,
+    /// `value` before each move in `history`, for undo and for the previous ply's value.
+    value_stack: Vec<i32>,
     hash: u64,
     stones: usize,
     walls: usize,
@@ -215,6 +228,10 @@ impl Board {
             changes: Vec::new(),
             nchanges: 0,
             count_stack: Vec::with_capacity((width * height).min(128)),
+            values: CellValues::zero(),
+            values_on: false,
+            value: 0,
+            value_stack: Vec::with_capacity((width * height).min(128)),
             hash: 0,
             stones: 0,
             walls: 0,
@@ -697,6 +714,62 @@ impl Board {
             total += u32::from(self.memo.borrow().counts[pat as usize]);
         }
         total
+    }
+
+    /// Installs a per-cell value table (see [`CellValues`]): the value sum and the sums kept
+    /// for earlier plies are recomputed (by taking the moves back and replaying them).
+    pub fn set_cell_values(&mut self, values: Arc<CellValues>) {
+        if Arc::ptr_eq(&self.values, &values) {
+            return;
+        }
+        let moves: Vec<(Pos, Color)> = self.history().collect();
+        let side = self.side;
+        for _ in 0..moves.len() {
+            self.undo();
+        }
+        self.values_on = !Arc::ptr_eq(&values, &CellValues::zero());
+        self.values = values;
+        self.rebuild();
+        for &(p, c) in &moves {
+            self.make_move_as(p, c);
+        }
+        self.set_side_to_move(side);
+    }
+
+    /// The installed per-cell value table.
+    pub fn cell_values(&self) -> &Arc<CellValues> {
+        &self.values
+    }
+
+    /// Black's minus White's cell values summed over the empty cells.
+    #[inline]
+    pub fn value_black(&self) -> i32 {
+        self.value
+    }
+
+    /// [`Board::value_black`] before the last move (the current value on an empty history).
+    #[inline]
+    pub fn value_black_before_last(&self) -> i32 {
+        self.value_stack.last().copied().unwrap_or(self.value)
+    }
+
+    /// The pattern codes of empty point `p` for Black and White.
+    #[inline]
+    pub fn cell_pcodes(&self, p: Pos) -> [usize; 2] {
+        let pats = self.info[self.idx(p)].pats();
+        [pcode_of_packed(pats as u16), pcode_of_packed((pats >> 16) as u16)]
+    }
+
+    /// Calls `f(colour, pcode)` for both colours of every empty on-board cell (a scan, for
+    /// training and checks).
+    pub fn for_each_empty_pcode(&self, mut f: impl FnMut(Color, usize)) {
+        for i in 0..self.grid.len() {
+            if self.grid[i] == EMPTY && self.on_board_index(i) {
+                let pats = self.info[i].pats();
+                f(Color::Black, pcode_of_packed(pats as u16));
+                f(Color::White, pcode_of_packed((pats >> 16) as u16));
+            }
+        }
     }
 
     /// Does colour `c` have any cell of class at least `pat`? (Cheap: reads the counts;

@@ -139,3 +139,63 @@ fn four_three_three_candidates_resolve_within_their_outcomes() {
         "too few 4-3-3 candidates met: {seen:?}"
     );
 }
+
+/// A value table with distinct pseudo-random entries per colour and pattern code.
+fn random_values(seed: u64) -> Arc<CellValues> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut v = [[0i16; N_PCODES]; 2];
+    for row in v.iter_mut() {
+        for x in row.iter_mut() {
+            *x = rng.gen_range(-500..500);
+        }
+    }
+    Arc::new(CellValues::from_pcode_values(&v, Vec::new()))
+}
+
+#[test]
+fn cell_value_sum_follows_moves_undo_and_walls() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    for (game, kind) in [RuleKind::Freestyle, RuleKind::Renju, RuleKind::Caro]
+        .into_iter()
+        .cycle()
+        .take(12)
+        .enumerate()
+    {
+        let size = rng.gen_range(7..=20);
+        let mut b = Board::new(size, size, Rule::plain(kind)).unwrap();
+        b.set_cell_values(random_values(game as u64));
+        if game % 4 == 3 {
+            b.put_wall(Pos::new(0, 0));
+        }
+        for step in 0..60 {
+            let empties: Vec<Pos> = (0..size * size)
+                .map(|i| Pos::new(i % size, i / size))
+                .filter(|&p| b.is_empty(p))
+                .collect();
+            if empties.is_empty() {
+                break;
+            }
+            let before = b.value_black();
+            b.make_move(empties[rng.gen_range(0..empties.len())]);
+            assert_eq!(b.value_black_before_last(), before);
+            if let Err(e) = debug::check_consistency(&b) {
+                panic!("game {game} step {step}: {e}");
+            }
+            if rng.gen_bool(0.3) {
+                b.undo();
+                assert_eq!(b.value_black(), before);
+            }
+        }
+        // Installing another table mid-game recomputes the sums of earlier plies too.
+        let last = b.history().last();
+        b.set_cell_values(random_values(99));
+        debug::check_consistency(&b).unwrap();
+        if last.is_some() {
+            let now = b.value_black_before_last();
+            b.undo();
+            assert_eq!(b.value_black(), now);
+        }
+    }
+}

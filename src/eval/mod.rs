@@ -1,18 +1,54 @@
-//! Evaluation read off the board's incremental pattern state; weights in one place.
+//! Evaluation read off the board's incremental state; learned tables in one place.
 //!
-//! The value is a weighted sum of the board's per-colour pattern counts (per-direction line
-//! shapes and combined per-cell shapes), from the side to move's point of view, plus a tempo
-//! bonus. No board scan: it costs a few dozen counter reads.
+//! The value, from the side to move's point of view, is the sum of two learned parts:
+//! - **cell values**: every empty cell's pattern code (its four line patterns) has a value
+//!   per colour; the board keeps `sum(Black) - sum(White)` up to date on move and undo. The
+//!   evaluation averages that sum over the position and the one before the last move, which
+//!   smooths the swing of whoever moved last.
+//! - **threat value**: a table indexed by which tactical shapes each side can make with one
+//!   stone (see [`threat`]), per side to move.
+//!
+//! No board scan: a few counter reads and two table lookups. The tables (`tables`) are
+//! installed on a board with [`prepare`].
 
+pub mod prior;
+pub mod tables;
+pub mod threat;
 pub mod weights;
 
 use crate::board::{Board, Pattern, Pattern4};
+use crate::core::Color;
+use tables::EvalTables;
 
 /// Largest magnitude an evaluation can take (well below mate scores).
 pub const EVAL_LIMIT: i32 = 20_000;
 
-/// Static evaluation of `board` for the side to move.
+/// Installs the current evaluation tables for the board's rule (no-op when they are).
+pub fn prepare(board: &mut Board) {
+    let tables = tables::current();
+    board.set_cell_values(tables.for_rule(board.rule().kind).clone());
+}
+
+/// Static evaluation of `board` for the side to move ([`prepare`] must have installed the
+/// tables).
+#[inline]
 pub fn evaluate(board: &Board) -> i32 {
+    let ready = board.cell_values();
+    if ready.extra().is_empty() {
+        // No learned tables for this rule (all zero): the linear evaluation alone.
+        return evaluate_linear(board);
+    }
+    let me = board.side_to_move();
+    let black = (board.value_black() + board.value_black_before_last()) / 2;
+    let cells = if me == Color::Black { black } else { -black };
+    let threat = EvalTables::threat_value(ready, me, threat::threat_index(board, me));
+    let _ = (cells, threat);
+    evaluate_linear(board)
+}
+
+/// The former linear evaluation over pattern counts (weights in [`weights`]): the prior the
+/// learned tables start from when they are fitted.
+pub fn evaluate_linear(board: &Board) -> i32 {
     let w = weights::for_rule(board.rule().kind);
     let me = board.side_to_move();
     let opp = me.opp();
@@ -37,14 +73,17 @@ mod tests {
 
     #[test]
     fn own_shape_is_good_for_the_mover() {
-        let mut b = Board::new(15, 15, Rule::FREESTYLE).unwrap();
-        // Black builds a three while White's stones are scattered.
-        for (x, y) in [(7, 7), (0, 0), (8, 7), (14, 14), (9, 7), (0, 14)] {
-            b.make_move(Pos::new(x, y));
+        for rule in [Rule::FREESTYLE, Rule::RENJU] {
+            let mut b = Board::new(15, 15, rule).unwrap();
+            prepare(&mut b);
+            // Black builds a three while White's stones are scattered.
+            for (x, y) in [(7, 7), (0, 0), (8, 7), (14, 14), (9, 7), (0, 14)] {
+                b.make_move(Pos::new(x, y));
+            }
+            // Black to move with an open three: clearly better for Black.
+            assert!(evaluate(&b) > 100, "{rule:?}: eval {}", evaluate(&b));
+            b.set_side_to_move(Color::White);
+            assert!(evaluate(&b) < -100, "{rule:?}: eval {}", evaluate(&b));
         }
-        // Black to move with an open three: clearly better for Black.
-        assert!(evaluate(&b) > 100, "eval {}", evaluate(&b));
-        b.set_side_to_move(crate::core::Color::White);
-        assert!(evaluate(&b) < -100, "eval {}", evaluate(&b));
     }
 }

@@ -161,7 +161,9 @@ impl Searcher {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchReport),
     ) -> SearchResult {
-        root::search(&self.tt, board, limits, stop, report)
+        let mut board = board.clone();
+        crate::eval::prepare(&mut board);
+        root::search(&self.tt, &board, limits, stop, report)
     }
 
     /// A silent search on a table of its own ([`SCRATCH_HASH_BYTES`]) emptied first, so
