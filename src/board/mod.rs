@@ -1,5 +1,6 @@
 //! The game position: stones, side to move, history, hash, incremental line patterns,
-//! candidate area, win detection and exact renju forbidden points.
+//! candidate area, win detection and exact renju forbidden points; the questions the
+//! searches ask about it (`queries.rs`) and its move generator (`movegen.rs`).
 //!
 //! Internals: a padded 1-D cell array (5 wall cells around the board, rows of stride
 //! `width + 5` sharing their padding); per cell and direction one `u64` holding both
@@ -15,11 +16,15 @@ mod candidates;
 pub mod debug;
 mod forbid;
 mod incr;
+mod movegen;
 mod pattern;
+mod queries;
 
 pub use bench::{bench_fixed_rounds, bench_move_undo};
 pub use candidates::Candidates;
+pub use movegen::GenKind;
 pub use pattern::{Pattern, Pattern4};
+pub use queries::{Threat, UNDEFENDED_THREAT_LOSS_PLIES};
 
 use crate::core::{Cell, Color, Pos, Rule, RuleKind, MAX_SIZE, MIN_SIZE};
 use incr::{CellInfo, Counts, Played};

@@ -3,15 +3,17 @@
 //! The protocol layer's engine facade calls [`Searcher::search`] on a search thread; the
 //! search never prints, it reports through the callback.
 //!
-//! Layout: `root` (root VCF/VCT solvers, iterative deepening with aspiration windows,
-//! multi-PV, Lazy SMP threads and the helper thread's VCT, strength and randomized choice),
-//! `smp` (which subtrees other threads are searching), `pvs` (one thread's PVS with
-//! TT, static win/threat check, razoring, futility, late-move pruning/reductions, VCF leaves),
-//! `movegen` (threat classification and forced-defence generation from the board's pattern
-//! counts), `vcf` / `vct` (threat-space solvers), `tt` (lock-free table), `history`
-//! (killers, history), `params` (constants), `bench` (deterministic bench).
-
-pub mod time;
+//! Layout, each module using only those listed before it (this file uses them all):
+//! `score` (mate scores, TT adjustment), `params` (constants, switches and the tunable table
+//! of `tunable`), `limits` / `report` (what goes in and comes out), `budget` (the threat
+//! solvers' node budget), `smp` (which subtrees other threads are searching), `history`
+//! (killers, counter moves, history), `tt` (lock-free table), `time` (time decisions),
+//! `movegen` (the board's move generator chosen by the threat and scored for ordering),
+//! `vcf` / `vct` (threat-space solvers), `pvs` (one thread's PVS with TT, razoring,
+//! futility, late-move pruning/reductions, VCF leaves), `root` (root VCF/VCT solvers,
+//! iterative deepening with aspiration windows, multi-PV, Lazy SMP threads and the helper
+//! thread's VCT, strength and randomized choice), `bench` (deterministic bench, through
+//! [`Searcher`]).
 
 use std::sync::atomic::AtomicBool;
 
@@ -19,97 +21,27 @@ use crate::board::Board;
 use crate::core::Pos;
 
 pub mod bench;
+pub mod budget;
 mod history;
+pub mod limits;
 mod movegen;
 pub mod params;
 mod pvs;
+pub mod report;
 mod root;
+pub mod score;
 mod smp;
+pub mod time;
 pub mod tt;
 pub mod vcf;
 pub mod vct;
 
-/// Score from the side to move's point of view. Mates are `MATE - plies` / `-(MATE - plies)`.
-pub type Score = i32;
-/// Value of a win at the root (a win in n plies scores `MATE - n`).
-pub const MATE: Score = 30_000;
-/// Scores at or beyond this magnitude are forced wins/losses.
-pub const MATE_BOUND: Score = MATE - 1_000;
-
-/// What may stop a search, besides the stop flag. `Default` is a full-strength, single-PV,
-/// one-thread search without limits.
-#[derive(Clone, Debug)]
-pub struct SearchLimits {
-    /// Soft (optimum) time for this move in ms: finish the iteration logic around it.
-    pub optimum_ms: Option<u64>,
-    /// Hard maximum in ms: the search must return by then.
-    pub maximum_ms: Option<u64>,
-    /// Maximum nominal depth (0/None = none).
-    pub max_depth: Option<u32>,
-    /// Maximum node count (None = none).
-    pub max_nodes: Option<u64>,
-    /// Playing strength 0..=100 (100 = full).
-    pub strength: u8,
-    /// Number of principal variations to report (YXNBEST); 1 normally.
-    pub multipv: usize,
-    /// Threads for this search.
-    pub threads: usize,
-    /// When set, choose among near-best moves at random with this seed (game_type 0).
-    pub randomize_seed: Option<u64>,
-    /// The turn limit binds, not the game clock: unused time is lost, so deepen until the
-    /// next iteration could not finish instead of stopping early on a stable best move.
-    pub turn_bound: bool,
-}
-
-impl Default for SearchLimits {
-    fn default() -> Self {
-        SearchLimits {
-            optimum_ms: None,
-            maximum_ms: None,
-            max_depth: None,
-            max_nodes: None,
-            strength: 100,
-            multipv: 1,
-            threads: 1,
-            randomize_seed: None,
-            turn_bound: false,
-        }
-    }
-}
-
-/// Progress after one completed iteration (one line of a multi-PV set).
-#[derive(Clone, Debug, Default)]
-pub struct SearchReport {
-    /// Nominal depth completed.
-    pub depth: u32,
-    /// Deepest ply reached.
-    pub seldepth: u32,
-    /// Score of this line for the side to move.
-    pub score: Score,
-    /// Nodes searched so far (all threads).
-    pub nodes: u64,
-    /// Milliseconds since the search started.
-    pub elapsed_ms: u64,
-    /// The line, first move first.
-    pub pv: Vec<Pos>,
-    /// 1-based index of this line when multi-PV; 1 otherwise.
-    pub multipv: usize,
-}
-
-/// The outcome of a search.
-#[derive(Clone, Debug, Default)]
-pub struct SearchResult {
-    /// The move to play; always legal for the side to move when any legal move exists.
-    pub best: Pos,
-    /// Score of `best` for the side to move.
-    pub score: Score,
-    /// Deepest completed iteration.
-    pub depth: u32,
-    /// Nodes searched (all threads).
-    pub nodes: u64,
-    /// Principal variation starting with `best`.
-    pub pv: Vec<Pos>,
-}
+pub use budget::Budget;
+pub use limits::SearchLimits;
+pub use report::{SearchReport, SearchResult};
+pub use score::{
+    format_score, mate_in, mated_in, value_from_tt, value_to_tt, Score, MATE, MATE_BOUND,
+};
 
 /// Owns the search state that lives across moves (transposition table).
 pub struct Searcher {
@@ -159,101 +91,8 @@ impl Searcher {
     }
 }
 
-/// The score of a win delivered at ply `ply` (the winning move is the `ply`-th from the root).
-#[inline]
-pub fn mate_in(ply: usize) -> Score {
-    MATE - ply as Score
-}
-
-/// The score of a loss: the opponent's winning move is the `ply`-th from the root.
-#[inline]
-pub fn mated_in(ply: usize) -> Score {
-    -MATE + ply as Score
-}
-
-/// Converts a score relative to the root into one relative to the node at `ply` (for the TT).
-#[inline]
-pub fn value_to_tt(v: Score, ply: usize) -> Score {
-    if v >= MATE_BOUND {
-        v + ply as Score
-    } else if v <= -MATE_BOUND {
-        v - ply as Score
-    } else {
-        v
-    }
-}
-
-/// Inverse of [`value_to_tt`].
-#[inline]
-pub fn value_from_tt(v: Score, ply: usize) -> Score {
-    if v >= MATE_BOUND {
-        v - ply as Score
-    } else if v <= -MATE_BOUND {
-        v + ply as Score
-    } else {
-        v
-    }
-}
-
-/// A legal move without search: a win in one, else the block of the opponent's five, else the
-/// legal point nearest the centre among those next to stones. `Pos::NONE` on a full board.
+/// A legal move without search, for when there is no time to search: see
+/// [`Board::simple_move`].
 pub fn pick_simple_move(board: &Board) -> Pos {
-    let me = board.side_to_move();
-    let legal = board.legal_moves();
-    if let Some(&p) = legal.iter().find(|&&p| board.is_win_move(p, me)) {
-        return p;
-    }
-    if let Some(&p) = legal.iter().find(|&&p| board.is_win_move(p, me.opp())) {
-        return p;
-    }
-    let (cx, cy) = (
-        (board.width() as i32 - 1) / 2,
-        (board.height() as i32 - 1) / 2,
-    );
-    let dist = |p: &Pos| {
-        let (dx, dy) = (p.x() as i32 - cx, p.y() as i32 - cy);
-        dx * dx + dy * dy
-    };
-    let near = legal
-        .iter()
-        .filter(|&&p| board.is_candidate(p, 1))
-        .min_by_key(|p| dist(p));
-    near.or_else(|| legal.iter().min_by_key(|p| dist(p)))
-        .copied()
-        .unwrap_or(Pos::NONE)
-}
-
-/// Colour-independent helper for reports: the score as the protocol prints it (`+M3`, `-M4`, `35`).
-pub fn format_score(score: Score) -> String {
-    if score >= MATE_BOUND {
-        format!("+M{}", MATE - score)
-    } else if score <= -MATE_BOUND {
-        format!("-M{}", MATE + score)
-    } else {
-        score.to_string()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mate_scores_and_tt_adjustment() {
-        assert_eq!(format_score(mate_in(3)), "+M3");
-        assert_eq!(format_score(mated_in(4)), "-M4");
-        assert_eq!(format_score(35), "35");
-        assert!(mate_in(MAX_PLY_TEST) >= MATE_BOUND);
-        for ply in [0usize, 5, 40] {
-            for v in [mate_in(50), mated_in(60), 123, -77] {
-                assert_eq!(value_from_tt(value_to_tt(v, ply), ply), v);
-            }
-        }
-        // A mate found 5 plies below a node at ply 2 is a mate in 7 from the root, and in 5
-        // from a node at ply 0 reached by transposition.
-        let stored = value_to_tt(mate_in(7), 2);
-        assert_eq!(value_from_tt(stored, 0), mate_in(5));
-    }
-
-    const MAX_PLY_TEST: usize = params::MAX_PLY;
+    board.simple_move()
 }

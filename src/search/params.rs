@@ -6,6 +6,14 @@ pub const MAX_PLY: usize = 128;
 pub const MAX_DEPTH: i32 = 99;
 /// Nodes between polls of the stop flag and the clock.
 pub const POLL_INTERVAL: u64 = 256;
+/// Nodes between two looks at the clock and the stop flag in the threat solvers.
+pub const SOLVER_POLL_INTERVAL: u64 = 256;
+/// Most four-making moves one VCF node tries (more never occur in real positions).
+pub const MAX_FOUR_MOVES: usize = 64;
+/// Ordering scores at or above this mark forcing moves (own fours, blocks of big threats).
+pub const FORCING_ORDER: i32 = 1 << 20;
+/// Ordering bonus of a defence against an open three (own fours carry `FORCING_ORDER`).
+pub const DEFENCE_ORDER: i32 = FORCING_ORDER / 2;
 /// First aspiration half-window (centi-stones of eval).
 pub const ASPIRATION_DELTA: i32 = 30;
 /// Iterations below this depth use a full window.
@@ -86,6 +94,9 @@ pub const USE_ABDADA: bool = true;
 pub const USE_HELPER_VCT: bool = true;
 /// Counter-move ordering bonus.
 pub const USE_COUNTER_MOVE: bool = true;
+/// Move ordering adds the per-direction line shapes of both colours to a point's value
+/// (costly lookups).
+pub const USE_LINE_ORDER: bool = false;
 
 // Tried and not kept (session 5):
 // - Null-move pruning in quiet non-PV nodes (depth >= 3, static eval >= beta + margin, pass

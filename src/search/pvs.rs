@@ -3,17 +3,17 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
-use crate::board::Board;
+use crate::board::{Board, Threat, UNDEFENDED_THREAT_LOSS_PLIES};
 use crate::core::Pos;
 use crate::eval;
 
 use super::history::History;
-use super::movegen::{self, Threat};
+use super::movegen;
 use super::params::*;
+use super::score::{mate_in, mated_in, value_from_tt, value_to_tt, Score, MATE, MATE_BOUND};
 use super::smp::InFlight;
 use super::tt::{Bound, TTable};
 use super::vcf;
-use super::{mate_in, mated_in, value_from_tt, value_to_tt, Score, MATE, MATE_BOUND};
 
 /// State shared by all threads of one search.
 pub(crate) struct Shared<'a> {
@@ -236,7 +236,7 @@ impl<'a> Worker<'a> {
         if alpha >= beta {
             return alpha;
         }
-        let threat = movegen::threat(&self.board);
+        let threat = self.board.threat();
         let mut depth = depth;
         match threat {
             Threat::Win(n) => return mate_in(ply + n as usize),
@@ -301,7 +301,7 @@ impl<'a> Worker<'a> {
             self.move_bufs[ply] = moves;
             // No defence against the opponent's threat: its open four follows.
             return if matches!(threat, Threat::Defend) {
-                mated_in(ply + 4)
+                mated_in(ply + UNDEFENDED_THREAT_LOSS_PLIES as usize)
             } else {
                 0
             };
@@ -353,7 +353,7 @@ impl<'a> Worker<'a> {
             } else {
                 break;
             };
-            let forcing = order >= movegen::FORCING_ORDER;
+            let forcing = order >= FORCING_ORDER;
             // Late-move pruning of quiet moves in non-PV nodes.
             if !pv_node
                 && quiet_node

@@ -10,26 +10,27 @@ use rand::{Rng, SeedableRng};
 use crate::board::Board;
 use crate::core::Pos;
 
+use super::budget::Budget;
+use super::limits::SearchLimits;
 use super::movegen;
 use super::params::*;
 use super::pvs::{RootMove, Shared, Worker};
+use super::report::{SearchReport, SearchResult};
+use super::score::{mate_in, Score, MATE, MATE_BOUND};
 use super::smp::InFlight;
 use super::time::IterationState;
 use super::tt::TTable;
-use super::{
-    mate_in, pick_simple_move, Score, SearchLimits, SearchReport, SearchResult, MATE, MATE_BOUND,
-};
 use super::{vcf, vct};
 
 /// Ordered legal root moves (never empty when a legal move exists).
 fn root_moves(board: &Board) -> Vec<RootMove> {
-    let threat = movegen::threat(board);
+    let threat = board.threat();
     let mut gen = Vec::new();
     movegen::generate_root(board, threat, &mut gen);
     gen.retain(|&(p, _)| board.is_legal(p));
     if gen.is_empty() {
         // Lost or odd position: any legal move, the simple choice first.
-        let simple = pick_simple_move(board);
+        let simple = board.simple_move();
         if !simple.is_none() {
             gen.push((simple, 1));
         }
@@ -209,7 +210,7 @@ pub(crate) fn search(
                 .maximum_ms
                 .map(|ms| start + std::time::Duration::from_millis(ms * share_pct / 100))
         };
-        let mut lim = vcf::Budget::limited(budget, stop, solver_deadline(ROOT_VCF_TIME_PCT));
+        let mut lim = Budget::limited(budget, stop, solver_deadline(ROOT_VCF_TIME_PCT));
         let found = vcf::vcf_root_limited(&mut b, me, ROOT_VCF_DEPTH, &mut lim);
         let vcf_used = lim.used;
         if let Some((mv, plies, pv)) = found {
@@ -226,7 +227,7 @@ pub(crate) fn search(
         if let Some(ms) = limits.maximum_ms {
             budget = budget.min(ms * 40 + 1);
         }
-        let mut lim = vcf::Budget::limited(budget, stop, solver_deadline(ROOT_VCT_TIME_PCT));
+        let mut lim = Budget::limited(budget, stop, solver_deadline(ROOT_VCT_TIME_PCT));
         let found = if USE_ROOT_VCT && !stop.load(Relaxed) {
             vct::vct_root_limited(&mut b, ROOT_VCT_PLIES, &mut lim)
         } else {
@@ -265,7 +266,7 @@ pub(crate) fn search(
                 if id == 1 && vct_on_helper {
                     // The first helper first tries to prove a win by threats, which costs the
                     // main thread nothing; a proof ends the whole search.
-                    let mut lim = vcf::Budget::limited(vct_budget, &shared.abort, vct_deadline);
+                    let mut lim = Budget::limited(vct_budget, &shared.abort, vct_deadline);
                     let found = threat_win(&board, &mut lim);
                     shared.nodes.fetch_add(lim.used, Relaxed);
                     if let Some(win) = found {
@@ -406,7 +407,7 @@ pub(crate) fn search(
 
 /// A win by continuous threats (fours and open threes) for the side to move within
 /// `HELPER_VCT_PLIES`, as far as `budget` allows; its first move is legal.
-fn threat_win(board: &Board, budget: &mut vcf::Budget) -> Option<vct::VctWin> {
+fn threat_win(board: &Board, budget: &mut Budget) -> Option<vct::VctWin> {
     let mut b = board.clone();
     vct::vct_root_limited(&mut b, HELPER_VCT_PLIES, budget).filter(|w| board.is_legal(w.0))
 }
@@ -525,7 +526,7 @@ mod tests {
         let moves = "h8 a1 i8 a15 j10 o1 j11 o15";
         let b = board_from_moves(Rule::FREESTYLE, 15, moves).unwrap();
         let stop = AtomicBool::new(false);
-        let mut budget = vcf::Budget::limited(200_000, &stop, None);
+        let mut budget = Budget::limited(200_000, &stop, None);
         let (mv, plies, line) = threat_win(&b, &mut budget).expect("a VCT exists");
         assert_eq!(line.first(), Some(&mv));
         assert!((5..=HELPER_VCT_PLIES).contains(&plies), "plies {plies}");
@@ -547,7 +548,7 @@ mod tests {
         );
         // Two lone stones: nothing to prove.
         let b = board_from_moves(Rule::FREESTYLE, 15, "h8 a1 j10 o15").unwrap();
-        let mut budget = vcf::Budget::limited(200_000, &stop, None);
+        let mut budget = Budget::limited(200_000, &stop, None);
         assert!(threat_win(&b, &mut budget).is_none());
     }
 

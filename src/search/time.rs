@@ -40,7 +40,7 @@
 use std::time::{Duration, Instant};
 
 use crate::core::Pos;
-use crate::search::{Score, MATE_BOUND};
+use crate::search::score::{Score, MATE_BOUND};
 
 /// How often (in nodes) the search should compare the clock with the hard deadline: at a few
 /// million nodes per second this is well under a millisecond.
