@@ -2,6 +2,17 @@
 
 /// Deepest ply the search stack supports.
 pub const MAX_PLY: usize = 128;
+/// Entries of the per-ply stacks (lines, move lists, evaluations, killers): a node at the
+/// deepest ply still writes its child's entry.
+pub const PLY_STACK_LEN: usize = MAX_PLY + 2;
+/// Nodes at or beyond this ply return their static evaluation instead of searching on.
+pub const MAX_SEARCH_PLY: usize = MAX_PLY - 4;
+/// Initial capacity of each ply's move list (grows if a node has more moves).
+pub const MOVE_LIST_CAPACITY: usize = 64;
+/// Most earlier moves of a node whose history a cutoff lowers.
+pub const MAX_TRIED_MOVES: usize = 64;
+/// Most moves a node puts off because another thread is searching them.
+pub const MAX_DEFERRED_MOVES: usize = 16;
 /// Deepest nominal iteration depth.
 pub const MAX_DEPTH: i32 = 99;
 /// Nodes between polls of the stop flag and the clock.
@@ -31,6 +42,19 @@ pub const RAZOR_MARGIN: i32 = 160;
 pub const LMR_MIN_MOVES: usize = 3;
 /// Late-move reductions apply from this depth.
 pub const LMR_MIN_DEPTH: i32 = 3;
+/// Reduce one ply more from this move index on.
+pub const LMR_LATE_MOVES: usize = 8;
+/// With at least this depth left, reduce yet one ply more from `LMR_VERY_LATE_MOVES` on.
+pub const LMR_DEEP_DEPTH: i32 = 8;
+/// See `LMR_DEEP_DEPTH`.
+pub const LMR_VERY_LATE_MOVES: usize = 16;
+/// Root moves from this index on are searched one reduced ply less first (the root's
+/// late-move reduction; a result above alpha is searched again at full depth).
+pub const ROOT_LMR_MIN_MOVES: usize = 6;
+/// Plies the root's late-move reduction takes off.
+pub const ROOT_LMR_REDUCTION: i32 = 1;
+/// Late-move pruning applies at this remaining depth and below.
+pub const LMP_MAX_DEPTH: i32 = 4;
 /// Late-move pruning: at depth d keep at most LMP_BASE + d*d quiet moves (non-PV). Against
 /// 4 in renju (0.2 s, 200 games each): 7 lost 43.7 +/- 41.8, 3 gained 10.4 +/- 42.7.
 pub const LMP_BASE: usize = 4;
@@ -47,10 +71,21 @@ pub const ROOT_VCF_NODES: u64 = 200_000;
 /// iteration's better move counts). Against 45, 0.2 s a move, 200 games each: renju
 /// +34.9 +/- 42.3, freestyle +8.7 +/- 38.5 Elo.
 pub const TURN_BOUND_DEEPEN_PCT: u64 = 100;
-/// Ordering bonus of the counter move (killers get 300 and 250).
+/// Ordering bonus of the transposition table's move: above every other score, forcing
+/// moves included.
+pub const TT_MOVE_ORDER: i32 = 1 << 24;
+/// Ordering bonus of a node's first killer move.
+pub const KILLER_BONUS: i32 = 300;
+/// Ordering bonus of a node's second killer move.
+pub const SECOND_KILLER_BONUS: i32 = 250;
+/// Ordering bonus of the counter move.
 pub const COUNTER_MOVE_BONUS: i32 = 200;
-/// History bonus cap.
+/// A move's history score is divided by this before it is added to its ordering score.
+pub const HISTORY_ORDER_DIVISOR: i32 = 64;
+/// History scores saturate towards this magnitude.
 pub const HISTORY_MAX: i32 = 16_384;
+/// Largest history change of one cutoff (the change is depth squared, capped by this).
+pub const HISTORY_BONUS_MAX: i32 = 400;
 /// Several threads defer busy moves at nodes of at least this depth.
 pub const ABDADA_MIN_DEPTH: i32 = 3;
 /// Longest VCT (in plies) the root solver tries.

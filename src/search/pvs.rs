@@ -80,11 +80,13 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             hist: History::default(),
             stopped: false,
-            pv: (0..MAX_PLY + 2)
+            pv: (0..PLY_STACK_LEN)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
-            move_bufs: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
-            evals: vec![0; MAX_PLY + 2],
+            move_bufs: (0..PLY_STACK_LEN)
+                .map(|_| Vec::with_capacity(MOVE_LIST_CAPACITY))
+                .collect(),
+            evals: vec![0; PLY_STACK_LEN],
             root_depth: 0,
             root_completed: 0,
         }
@@ -170,8 +172,8 @@ impl<'a> Worker<'a> {
             if i == 0 {
                 score = -self.node(-beta, -alpha, depth - 1, 1, true, false);
             } else {
-                let r = if USE_LMR && depth > LMR_MIN_DEPTH && i >= 2 * LMR_MIN_MOVES {
-                    1
+                let r = if USE_LMR && depth > LMR_MIN_DEPTH && i >= ROOT_LMR_MIN_MOVES {
+                    ROOT_LMR_REDUCTION
                 } else {
                     0
                 };
@@ -245,7 +247,7 @@ impl<'a> Worker<'a> {
             Threat::Block(_) => depth = depth.max(1),
             _ => {}
         }
-        if ply >= MAX_PLY - 4 {
+        if ply >= MAX_SEARCH_PLY {
             return eval::evaluate(&self.board);
         }
         if depth <= 0 {
@@ -316,27 +318,27 @@ impl<'a> Worker<'a> {
         };
         for m in moves.iter_mut() {
             if m.0 == tt_move {
-                m.1 += 1 << 24;
+                m.1 += TT_MOVE_ORDER;
             } else if m.0 == killers[0] {
-                m.1 += 300;
+                m.1 += KILLER_BONUS;
             } else if m.0 == killers[1] {
-                m.1 += 250;
+                m.1 += SECOND_KILLER_BONUS;
             } else if m.0 == counter {
                 m.1 += COUNTER_MOVE_BONUS;
             }
-            m.1 += self.hist.score(me, m.0) / 64;
+            m.1 += self.hist.score(me, m.0) / HISTORY_ORDER_DIVISOR;
         }
 
         let orig_alpha = alpha;
         let mut best = -MATE;
         let mut best_move = Pos::NONE;
-        let mut tried: [Pos; 64] = [Pos::NONE; 64];
+        let mut tried = [Pos::NONE; MAX_TRIED_MOVES];
         let mut n_tried = 0;
         let n = moves.len();
         // Moves put off because another thread is searching them (ABDADA): (move, order,
         // index in the ordered list). Searched after the rest, with their first index.
         let share = USE_ABDADA && self.sh.threads > 1 && depth >= ABDADA_MIN_DEPTH;
-        let mut deferred: [(Pos, i32, usize); 16] = [(Pos::NONE, 0, 0); 16];
+        let mut deferred = [(Pos::NONE, 0, 0usize); MAX_DEFERRED_MOVES];
         let (mut n_deferred, mut next_deferred) = (0, 0);
         let mut next = 0;
         loop {
@@ -360,7 +362,7 @@ impl<'a> Worker<'a> {
                 && i > 0
                 && !forcing
                 && best > -MATE_BOUND
-                && depth <= 4
+                && depth <= LMP_MAX_DEPTH
                 && i >= LMP_BASE + (depth * depth) as usize
             {
                 // The rest of the ordered list is pruned; deferred moves still get their turn.
@@ -386,7 +388,9 @@ impl<'a> Worker<'a> {
                 let mut r = 0;
                 if USE_LMR && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES && !forcing && quiet_node
                 {
-                    r = 1 + (i >= 8) as i32 + (depth >= 8 && i >= 16) as i32;
+                    r = 1
+                        + (i >= LMR_LATE_MOVES) as i32
+                        + (depth >= LMR_DEEP_DEPTH && i >= LMR_VERY_LATE_MOVES) as i32;
                     if pv_node {
                         r -= 1;
                     }
