@@ -10,7 +10,7 @@ use super::swap2;
 use crate::board::Board;
 use crate::core::{Cell, Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
 use crate::engine::{hash_bytes_for_settings, limits_for, Engine, EngineEvent, Notify, Settings};
-use crate::search::{pick_simple_move, SearchResult};
+use crate::search::{self, pick_simple_move, SearchResult};
 
 /// Hash size the searcher starts with; the real size is set before the first search, so that
 /// start-up stays fast whatever `max_memory` turns out to be.
@@ -423,6 +423,10 @@ impl<W: Write> Session<W> {
     }
 
     fn info(&mut self, key: &str, value: &str) {
+        if let Some(name) = key.strip_prefix("tune_") {
+            self.set_tunable(name, value);
+            return;
+        }
         let s = &mut self.settings;
         let num = parse_i64("INFO", value);
         let Ok(v) = num else {
@@ -450,6 +454,18 @@ impl<W: Write> Session<W> {
         }
         if matches!(key, "max_memory" | "hash_size" | "thread_num") {
             self.sync_hash_size();
+        }
+    }
+
+    /// `INFO tune_<name> <value>`: sets a search tunable in a tuning build, where a bad name
+    /// or value gets an ERROR line; other builds ignore the key, as any unused INFO key.
+    fn set_tunable(&mut self, name: &str, value: &str) {
+        if !search::TUNING {
+            log::debug!("INFO tune_{name} {value}: not a tuning build, ignored");
+            return;
+        }
+        if let Err(e) = search::set_tunable(name, value) {
+            self.error(&format!("INFO tune_{name}: {e}"));
         }
     }
 

@@ -3,7 +3,7 @@
 
 use crate::core::{Color, Pos};
 
-use super::params::{HISTORY_BONUS_MAX, HISTORY_MAX, PLY_STACK_LEN};
+use super::params::{history_bonus_max, history_max, PLY_STACK_LEN};
 
 /// Killers and history for one search thread.
 pub struct History {
@@ -64,11 +64,11 @@ impl History {
             k[1] = k[0];
             k[0] = best;
         }
-        let bonus = (depth * depth).min(HISTORY_BONUS_MAX);
+        let bonus = (depth * depth).min(history_bonus_max());
         let h = &mut self.hist[c.index()];
         let mut add = |p: Pos, b: i32| {
             let v = &mut h[p.index()];
-            *v += b - *v * b.abs() / HISTORY_MAX;
+            *v += b - *v * b.abs() / history_max();
         };
         add(best, bonus);
         for &p in tried {

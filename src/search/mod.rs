@@ -4,8 +4,8 @@
 //! search never prints, it reports through the callback.
 //!
 //! Layout, each module using only those listed before it (this file uses them all):
-//! `score` (mate scores, TT adjustment), `params` (constants, switches and the tunable table
-//! of `tunable`), `limits` / `report` (what goes in and comes out), `budget` (the threat
+//! `score` (mate scores, TT adjustment), `tunable` (the machinery of run-time tunables),
+//! `params` (constants, switches and the table of tunables), `limits` / `report` (what goes in and comes out), `budget` (the threat
 //! solvers' node budget), `smp` (which subtrees other threads are searching), `history`
 //! (killers, counter moves, history), `tt` (lock-free table), `time` (time decisions),
 //! `movegen` (the board's move generator chosen by the threat and scored for ordering),
@@ -33,15 +33,18 @@ pub mod score;
 mod smp;
 pub mod time;
 pub mod tt;
+pub mod tunable;
 pub mod vcf;
 pub mod vct;
 
 pub use budget::Budget;
 pub use limits::SearchLimits;
+pub use params::{set_tunable, tunable_value, tunables};
 pub use report::{SearchReport, SearchResult};
 pub use score::{
     format_score, mate_in, mated_in, value_from_tt, value_to_tt, Score, MATE, MATE_BOUND,
 };
+pub use tunable::{TunableKind, TunableSpec, TuneError, TUNING};
 
 /// Owns the search state that lives across moves (transposition table).
 pub struct Searcher {

@@ -172,8 +172,8 @@ impl<'a> Worker<'a> {
             if i == 0 {
                 score = -self.node(-beta, -alpha, depth - 1, 1, true, false);
             } else {
-                let r = if USE_LMR && depth > LMR_MIN_DEPTH && i >= ROOT_LMR_MIN_MOVES {
-                    ROOT_LMR_REDUCTION
+                let r = if USE_LMR && depth > lmr_min_depth() && i >= root_lmr_min_moves() {
+                    root_lmr_reduction()
                 } else {
                     0
                 };
@@ -282,15 +282,15 @@ impl<'a> Worker<'a> {
         let quiet_node = matches!(threat, Threat::None);
         if USE_FUTILITY && !pv_node && quiet_node && beta.abs() < MATE_BOUND {
             // Razoring: hopeless positions drop straight into the threat quiescence.
-            if depth <= RAZOR_DEPTH && static_eval + RAZOR_MARGIN * depth < alpha {
+            if depth <= razor_depth() && static_eval + razor_margin() * depth < alpha {
                 let v = self.quiesce(alpha, beta, ply, threat);
                 if v < alpha {
                     return v;
                 }
             }
             // Futility: a comfortable margin above beta at low depth.
-            if depth <= FUTILITY_DEPTH
-                && static_eval - FUTILITY_MARGIN * (depth - improving as i32) >= beta
+            if depth <= futility_depth()
+                && static_eval - futility_margin() * (depth - improving as i32) >= beta
             {
                 return static_eval;
             }
@@ -320,13 +320,13 @@ impl<'a> Worker<'a> {
             if m.0 == tt_move {
                 m.1 += TT_MOVE_ORDER;
             } else if m.0 == killers[0] {
-                m.1 += KILLER_BONUS;
+                m.1 += killer_bonus();
             } else if m.0 == killers[1] {
-                m.1 += SECOND_KILLER_BONUS;
+                m.1 += second_killer_bonus();
             } else if m.0 == counter {
-                m.1 += COUNTER_MOVE_BONUS;
+                m.1 += counter_move_bonus();
             }
-            m.1 += self.hist.score(me, m.0) / HISTORY_ORDER_DIVISOR;
+            m.1 += self.hist.score(me, m.0) / history_order_divisor();
         }
 
         let orig_alpha = alpha;
@@ -337,7 +337,7 @@ impl<'a> Worker<'a> {
         let n = moves.len();
         // Moves put off because another thread is searching them (ABDADA): (move, order,
         // index in the ordered list). Searched after the rest, with their first index.
-        let share = USE_ABDADA && self.sh.threads > 1 && depth >= ABDADA_MIN_DEPTH;
+        let share = USE_ABDADA && self.sh.threads > 1 && depth >= abdada_min_depth();
         let mut deferred = [(Pos::NONE, 0, 0usize); MAX_DEFERRED_MOVES];
         let (mut n_deferred, mut next_deferred) = (0, 0);
         let mut next = 0;
@@ -362,8 +362,8 @@ impl<'a> Worker<'a> {
                 && i > 0
                 && !forcing
                 && best > -MATE_BOUND
-                && depth <= LMP_MAX_DEPTH
-                && i >= LMP_BASE + (depth * depth) as usize
+                && depth <= lmp_max_depth()
+                && i >= lmp_base() + (depth * depth) as usize
             {
                 // The rest of the ordered list is pruned; deferred moves still get their turn.
                 next = n;
@@ -386,11 +386,15 @@ impl<'a> Worker<'a> {
                 score = -self.node(-beta, -alpha, new_depth, ply + 1, pv_node, !cut_node);
             } else {
                 let mut r = 0;
-                if USE_LMR && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES && !forcing && quiet_node
+                if USE_LMR
+                    && depth >= lmr_min_depth()
+                    && i >= lmr_min_moves()
+                    && !forcing
+                    && quiet_node
                 {
                     r = 1
-                        + (i >= LMR_LATE_MOVES) as i32
-                        + (depth >= LMR_DEEP_DEPTH && i >= LMR_VERY_LATE_MOVES) as i32;
+                        + (i >= lmr_late_moves()) as i32
+                        + (depth >= lmr_deep_depth() && i >= lmr_very_late_moves()) as i32;
                     if pv_node {
                         r -= 1;
                     }
@@ -470,9 +474,10 @@ impl<'a> Worker<'a> {
             return stand;
         }
         let me = self.board.side_to_move();
-        let mut budget = QVCF_NODES;
-        let found = vcf::vcf(&mut self.board, me, QVCF_DEPTH, &mut budget);
-        self.nodes += QVCF_NODES - budget;
+        let nodes = qvcf_nodes();
+        let mut budget = nodes;
+        let found = vcf::vcf(&mut self.board, me, qvcf_depth(), &mut budget);
+        self.nodes += nodes - budget;
         if let Some(plies) = found {
             return mate_in(ply + plies as usize);
         }

@@ -102,8 +102,8 @@ fn aspirated_iteration(
     partial: &mut Option<RootMove>,
 ) {
     let prev = rms[0].prev_score;
-    let mut delta = ASPIRATION_DELTA;
-    let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+    let mut delta = aspiration_delta();
+    let (mut alpha, mut beta) = if depth >= aspiration_min_depth() && prev.abs() < MATE_BOUND {
         ((prev - delta).max(-MATE), (prev + delta).min(MATE))
     } else {
         (-MATE, MATE)
@@ -195,7 +195,7 @@ pub(crate) fn search(
 
     // Root VCF solver: a forced win by fours needs no tree search.
     if !weak && rms.len() > 1 {
-        let mut budget = ROOT_VCF_NODES;
+        let mut budget = root_vcf_nodes();
         if let Some(m) = max_nodes {
             budget = budget.min(m / 4 + 1);
         }
@@ -211,7 +211,7 @@ pub(crate) fn search(
                 .map(|ms| start + std::time::Duration::from_millis(ms * share_pct / 100))
         };
         let mut lim = Budget::limited(budget, stop, solver_deadline(ROOT_VCF_TIME_PCT));
-        let found = vcf::vcf_root_limited(&mut b, me, ROOT_VCF_DEPTH, &mut lim);
+        let found = vcf::vcf_root_limited(&mut b, me, root_vcf_depth(), &mut lim);
         let vcf_used = lim.used;
         if let Some((mv, plies, pv)) = found {
             if board.is_legal(mv) {
@@ -220,7 +220,7 @@ pub(crate) fn search(
         }
         shared.nodes.fetch_add(vcf_used, Relaxed);
         // Root VCT solver: fours and open threes.
-        let mut budget = ROOT_VCT_NODES;
+        let mut budget = root_vct_nodes();
         if let Some(m) = max_nodes {
             budget = budget.min(m / 4 + 1);
         }
@@ -229,7 +229,7 @@ pub(crate) fn search(
         }
         let mut lim = Budget::limited(budget, stop, solver_deadline(ROOT_VCT_TIME_PCT));
         let found = if USE_ROOT_VCT && !stop.load(Relaxed) {
-            vct::vct_root_limited(&mut b, ROOT_VCT_PLIES, &mut lim)
+            vct::vct_root_limited(&mut b, root_vct_plies(), &mut lim)
         } else {
             None
         };
@@ -251,7 +251,7 @@ pub(crate) fn search(
     // A win by threats the first helper proved.
     let helper_vct: std::sync::Mutex<Option<vct::VctWin>> = std::sync::Mutex::new(None);
     let vct_on_helper = USE_HELPER_VCT && !weak && threads > 1 && multipv == 1 && rms.len() > 1;
-    let vct_budget = max_nodes.map_or(HELPER_VCT_NODES, |m| HELPER_VCT_NODES.min(m / 4 + 1));
+    let vct_budget = max_nodes.map_or(helper_vct_nodes(), |m| helper_vct_nodes().min(m / 4 + 1));
     let vct_deadline = limits
         .maximum_ms
         .map(|ms| start + std::time::Duration::from_millis(ms * HELPER_VCT_TIME_PCT / 100));
@@ -406,10 +406,10 @@ pub(crate) fn search(
 }
 
 /// A win by continuous threats (fours and open threes) for the side to move within
-/// `HELPER_VCT_PLIES`, as far as `budget` allows; its first move is legal.
+/// `helper_vct_plies()`, as far as `budget` allows; its first move is legal.
 fn threat_win(board: &Board, budget: &mut Budget) -> Option<vct::VctWin> {
     let mut b = board.clone();
-    vct::vct_root_limited(&mut b, HELPER_VCT_PLIES, budget).filter(|w| board.is_legal(w.0))
+    vct::vct_root_limited(&mut b, helper_vct_plies(), budget).filter(|w| board.is_legal(w.0))
 }
 
 /// A root solver proved a win: report it as one line and make it the result.
@@ -529,7 +529,7 @@ mod tests {
         let mut budget = Budget::limited(200_000, &stop, None);
         let (mv, plies, line) = threat_win(&b, &mut budget).expect("a VCT exists");
         assert_eq!(line.first(), Some(&mv));
-        assert!((5..=HELPER_VCT_PLIES).contains(&plies), "plies {plies}");
+        assert!((5..=helper_vct_plies()).contains(&plies), "plies {plies}");
         // Two threads with a turn limit: the helper's proof (or the main thread's own mate)
         // ends the search long before the limit.
         let lim = SearchLimits {
