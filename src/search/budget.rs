@@ -7,7 +7,8 @@ use std::time::Instant;
 use super::params::SOLVER_POLL_INTERVAL;
 
 /// A node budget for the threat solvers, optionally bounded by a stop flag and a deadline
-/// (polled every [`SOLVER_POLL_INTERVAL`] nodes). Once exhausted or stopped, `nodes` is 0 and stays 0.
+/// (polled every [`SOLVER_POLL_INTERVAL`] nodes). Once exhausted or stopped, `nodes` is 0
+/// and stays 0.
 pub struct Budget<'a> {
     /// Nodes left.
     pub nodes: u64,

@@ -3,17 +3,17 @@
 //! The protocol layer's engine facade calls [`Searcher::search`] on a search thread; the
 //! search never prints, it reports through the callback.
 //!
-//! Layout, each module using only those listed before it (this file uses them all):
-//! `score` (mate scores, TT adjustment), `tunable` (the machinery of run-time tunables),
-//! `params` (constants, switches and the table of tunables), `limits` / `report` (what goes in and comes out), `budget` (the threat
-//! solvers' node budget), `smp` (which subtrees other threads are searching), `history`
-//! (killers, counter moves, history), `tt` (lock-free table), `time` (time decisions),
-//! `movegen` (the board's move generator chosen by the threat and scored for ordering),
-//! `vcf` / `vct` (threat-space solvers), `pvs` (one thread's PVS with TT, razoring,
-//! futility, late-move pruning/reductions, VCF leaves), `root` (root VCF/VCT solvers,
-//! iterative deepening with aspiration windows, multi-PV, Lazy SMP threads and the helper
-//! thread's VCT, strength and randomized choice), `bench` (deterministic bench, through
-//! [`Searcher`]).
+//! Layout, each module using only modules listed before it (this file uses them all, and
+//! `bench` uses this file's [`Searcher`]): `score` (mate scores, TT adjustment), `smp`
+//! (which subtrees other threads are searching), `limits` (what may stop a search), `report`
+//! (what comes out), `tunable` (the machinery of run-time tunables), `params` (constants,
+//! switches and the table of tunables), `budget` (the threat solvers' node budget),
+//! `history` (killers, counter moves, history), `tt` (lock-free table), `time` (time
+//! decisions), `movegen` (the board's generator chosen by the threat, moves scored for
+//! ordering), `vcf` / `vct` (threat-space solvers), `pvs` (one thread's PVS with TT,
+//! razoring, futility, late-move pruning/reductions, VCF leaves), `root` (root VCF/VCT
+//! solvers, iterative deepening with aspiration windows, multi-PV, Lazy SMP threads and the
+//! helper thread's VCT, strength and randomized choice), `bench` (deterministic bench).
 
 use std::sync::atomic::AtomicBool;
 

@@ -1,6 +1,6 @@
 //! The machinery behind the search's tunable parameters (the table itself is in `params.rs`).
 //!
-//! [`tunables!`] turns one line per parameter (name, type, default, range, step) into:
+//! `tunables!` turns one line per parameter (name, type, default, range, step) into:
 //! - a getter `fn name() -> T`: in a normal build a `const fn` returning the default, so the
 //!   search pays nothing; in a build with the `tune` feature a read of the current value;
 //! - an entry of a [`TunableTable`], which lists the parameters for an SPSA tuner and, in a
@@ -64,7 +64,8 @@ pub struct TunableSpec {
 
 impl TunableSpec {
     /// The line an SPSA tuner reads (OpenBench's input format):
-    /// `name, int, default, min, max, step, r_end`, e.g. `futility_margin, int, 90, 10, 400, 10, 0.002`.
+    /// `name, int, default, min, max, step, r_end`, e.g.
+    /// `futility_margin, int, 90, 10, 400, 10, 0.002`.
     pub fn spsa_line(&self) -> String {
         let kind = match self.kind {
             TunableKind::Int => "int",
@@ -251,7 +252,11 @@ macro_rules! tunables {
                 let (default, min, max, step): ($t, $t, $t, $t) = ($default, $min, $max, $step);
                 assert!(
                     min <= default && default <= max && step > (0 as $t),
-                    concat!("tunable ", stringify!($name), ": default outside the range or step not positive")
+                    concat!(
+                        "tunable ",
+                        stringify!($name),
+                        ": default outside the range or step not positive"
+                    )
                 );
             };
 
