@@ -1,4 +1,5 @@
-//! pbrain-pentad: the engine executable (Gomocup protocol on stdin/stdout; `bench` subcommand).
+//! pbrain-pentad: the engine executable (Gomocup protocol on stdin/stdout; `bench` and
+//! `tunables` subcommands).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -27,6 +28,10 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some("tunables") => {
+            print_tunables();
+            ExitCode::SUCCESS
+        }
         Some("--version" | "-V") => {
             println!("pbrain-pentad {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
@@ -34,10 +39,24 @@ fn main() -> ExitCode {
         Some(other) => {
             eprintln!(
                 "usage: pbrain-pentad          (Gomocup protocol on stdin/stdout)\n       \
-                 pbrain-pentad bench    (deterministic speed test)\n\
+                 pbrain-pentad bench    (deterministic speed test)\n       \
+                 pbrain-pentad tunables (the search's tunables, as an SPSA tuner reads them)\n\
                  unknown argument: {other}"
             );
             ExitCode::from(2)
         }
+    }
+}
+
+/// Prints one line per search tunable in the format an SPSA tuner reads (`name, int, default,
+/// min, max, step, r_end`); a note on stderr when this build cannot set them.
+fn print_tunables() {
+    for t in pentad::search::tunables() {
+        println!("{}", t.spsa_line());
+    }
+    if !pentad::search::TUNING {
+        eprintln!(
+            "note: this build cannot set tunables (INFO tune_<name>); build with --features tune"
+        );
     }
 }

@@ -1,5 +1,6 @@
 //! The game position: stones, side to move, history, hash, incremental line patterns,
-//! candidate area, win detection and exact renju forbidden points.
+//! candidate area, win detection and exact renju forbidden points; the questions the
+//! searches ask about it (`queries.rs`) and its move generator (`movegen.rs`).
 //!
 //! Internals: a padded 1-D cell array (5 wall cells around the board, rows of stride
 //! `width + 5` sharing their padding); per cell and direction one `u64` holding both
@@ -15,12 +16,16 @@ mod candidates;
 pub mod debug;
 mod forbid;
 mod incr;
+mod movegen;
 mod pattern;
+mod queries;
 mod values;
 
 pub use bench::{bench_fixed_rounds, bench_move_undo};
 pub use candidates::Candidates;
+pub use movegen::GenKind;
 pub use pattern::{Pattern, Pattern4};
+pub use queries::{Threat, UNDEFENDED_THREAT_LOSS_PLIES};
 pub use values::{
     pcode, pcode_class, pcode_codes, pcode_of_packed, pcode_patterns, CellValues, N_PCODES,
 };
@@ -757,7 +762,10 @@ impl Board {
     #[inline]
     pub fn cell_pcodes(&self, p: Pos) -> [usize; 2] {
         let pats = self.info[self.idx(p)].pats();
-        [pcode_of_packed(pats as u16), pcode_of_packed((pats >> 16) as u16)]
+        [
+            pcode_of_packed(pats as u16),
+            pcode_of_packed((pats >> 16) as u16),
+        ]
     }
 
     /// Calls `f(colour, pcode)` for both colours of every empty on-board cell (a scan, for

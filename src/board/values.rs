@@ -133,8 +133,13 @@ impl CellValues {
     /// The all-zero table boards start with (shared).
     pub fn zero() -> Arc<CellValues> {
         static ZERO: OnceLock<Arc<CellValues>> = OnceLock::new();
-        ZERO.get_or_init(|| Arc::new(CellValues::from_pcode_values(&[[0; N_PCODES]; 2], Vec::new())))
-            .clone()
+        ZERO.get_or_init(|| {
+            Arc::new(CellValues::from_pcode_values(
+                &[[0; N_PCODES]; 2],
+                Vec::new(),
+            ))
+        })
+        .clone()
     }
 
     /// The expanded table (Black's half, then White's).
@@ -191,11 +196,10 @@ mod tests {
 
     #[test]
     fn expanded_table_reads_back_per_colour() {
-        let mut v = [[0i16; N_PCODES]; 2];
-        for pc in 0..N_PCODES {
-            v[0][pc] = pc as i16;
-            v[1][pc] = -(pc as i16) - 1;
-        }
+        let v: [[i16; N_PCODES]; 2] = [
+            std::array::from_fn(|pc| pc as i16),
+            std::array::from_fn(|pc| -(pc as i16) - 1),
+        ];
         let t = CellValues::from_pcode_values(&v, vec![3]);
         assert_eq!(t.extra(), &[3]);
         for pc in [0, 1, 700, N_PCODES - 1] {
@@ -204,6 +208,9 @@ mod tests {
         }
         // Black's packed codes [1,2,3,4], White's [0,0,0,0]: value(B) - value(W).
         let pats = 0x4321u32;
-        assert_eq!(t.cell_value(pats), i32::from(v[0][pcode([1, 2, 3, 4])]) - i32::from(v[1][0]));
+        assert_eq!(
+            t.cell_value(pats),
+            i32::from(v[0][pcode([1, 2, 3, 4])]) - i32::from(v[1][0])
+        );
     }
 }

@@ -29,7 +29,6 @@ use crate::core::{Color, RuleKind};
 /// Magic first line of a tables file.
 const MAGIC: &str = "pentad-eval 1";
 
-
 /// Rule families with separate tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Family {
@@ -81,9 +80,8 @@ impl FamilyValues {
     /// The board-ready table: expanded cell values carrying the threat values (Black's
     /// then White's) for the evaluator.
     pub fn to_cell_values(&self) -> CellValues {
-        let cells: [[i16; N_PCODES]; 2] = std::array::from_fn(|c| {
-            std::array::from_fn(|pc| self.cells[c][pc])
-        });
+        let cells: [[i16; N_PCODES]; 2] =
+            std::array::from_fn(|c| std::array::from_fn(|pc| self.cells[c][pc]));
         let extra = self.threat.concat();
         CellValues::from_pcode_values(&cells, extra)
     }
@@ -152,7 +150,10 @@ impl EvalTables {
         let mut out = format!("{MAGIC}\n");
         for (f, family) in Family::ALL.iter().enumerate() {
             out += &format!("family {}\n", family.name());
-            for (what, rows) in [("cells", &self.values[f].cells), ("threat", &self.values[f].threat)] {
+            for (what, rows) in [
+                ("cells", &self.values[f].cells),
+                ("threat", &self.values[f].threat),
+            ] {
                 for (c, colour) in ["black", "white"].iter().enumerate() {
                     out += &format!("{what} {colour}");
                     for (i, v) in rows[c].iter().enumerate() {
@@ -231,8 +232,8 @@ pub fn current() -> Arc<EvalTables> {
 
 /// Loads tables from a file and makes them current; on error nothing changes.
 pub fn load_file(path: &Path) -> Result<()> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let tables = EvalTables::parse(&text).with_context(|| format!("in {}", path.display()))?;
     set_current(Arc::new(tables));
     Ok(())
@@ -260,9 +261,15 @@ mod tests {
         let t = EvalTables::new(values);
         let again = EvalTables::parse(&t.to_text()).expect("written tables");
         assert_eq!(t.values, again.values);
-        assert!(!Arc::ptr_eq(again.for_rule(RuleKind::Renju), &CellValues::zero()));
+        assert!(!Arc::ptr_eq(
+            again.for_rule(RuleKind::Renju),
+            &CellValues::zero()
+        ));
         let zero = EvalTables::parse(&EvalTables::zero().to_text()).expect("zero tables");
-        assert!(Arc::ptr_eq(zero.for_rule(RuleKind::Freestyle), &CellValues::zero()));
+        assert!(Arc::ptr_eq(
+            zero.for_rule(RuleKind::Freestyle),
+            &CellValues::zero()
+        ));
     }
 
     #[test]
@@ -270,7 +277,10 @@ mod tests {
         let good = builtin().to_text();
         let cases = [
             ("", "not a Pentad"),
-            (&good.replacen("family gomoku", "family caro", 1), "expected `gomoku`"),
+            (
+                &good.replacen("family gomoku", "family caro", 1),
+                "expected `gomoku`",
+            ),
             (&good.replacen(" 0\n", " x\n", 1), "not an integer"),
             (&good.replacen(" 0\n", " 40000\n", 1), "not an integer"),
             (&format!("{good} 5"), "unexpected `5`"),

@@ -12,7 +12,7 @@ use crate::engine::swap2::{static_reply, Swap2Budget, Swap2Reply};
 use crate::engine::{
     hash_bytes_for_settings, limits_for, Answer, Engine, EngineEvent, Notify, Settings,
 };
-use crate::search::{pick_simple_move, SearchResult};
+use crate::search::{self, pick_simple_move, SearchResult};
 
 /// Hash size the searcher starts with; the real size is set before the first search, so that
 /// start-up stays fast whatever `max_memory` turns out to be.
@@ -427,6 +427,10 @@ impl<W: Write> Session<W> {
     }
 
     fn info(&mut self, key: &str, value: &str) {
+        if let Some(name) = key.strip_prefix("tune_") {
+            self.set_tunable(name, value);
+            return;
+        }
         let s = &mut self.settings;
         let num = parse_i64("INFO", value);
         let Ok(v) = num else {
@@ -454,6 +458,18 @@ impl<W: Write> Session<W> {
         }
         if matches!(key, "max_memory" | "hash_size" | "thread_num") {
             self.sync_hash_size();
+        }
+    }
+
+    /// `INFO tune_<name> <value>`: sets a search tunable in a tuning build, where a bad name
+    /// or value gets an ERROR line; other builds ignore the key, as any unused INFO key.
+    fn set_tunable(&mut self, name: &str, value: &str) {
+        if !search::TUNING {
+            log::debug!("INFO tune_{name} {value}: not a tuning build, ignored");
+            return;
+        }
+        if let Err(e) = search::set_tunable(name, value) {
+            self.error(&format!("INFO tune_{name}: {e}"));
         }
     }
 

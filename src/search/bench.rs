@@ -8,7 +8,9 @@ use std::time::Instant;
 use crate::board::Board;
 use crate::core::{Pos, Rule};
 
-use super::{format_score, SearchLimits, Searcher};
+use super::limits::SearchLimits;
+use super::score::format_score;
+use super::Searcher;
 
 /// Nominal depth of every bench search.
 pub const BENCH_DEPTH: u32 = 8;

@@ -3,7 +3,7 @@
 
 use crate::core::{Color, Pos};
 
-use super::params::{HISTORY_MAX, MAX_PLY};
+use super::params::{history_bonus_max, history_max, PLY_STACK_LEN};
 
 /// Killers and history for one search thread.
 pub struct History {
@@ -16,7 +16,7 @@ pub struct History {
 impl Default for History {
     fn default() -> Self {
         History {
-            killers: vec![[Pos::NONE; 2]; MAX_PLY + 2],
+            killers: vec![[Pos::NONE; 2]; PLY_STACK_LEN],
             hist: vec![[0; Pos::COUNT]; 2],
             counter: vec![[Pos::NONE; Pos::COUNT]; 2],
         }
@@ -64,11 +64,11 @@ impl History {
             k[1] = k[0];
             k[0] = best;
         }
-        let bonus = (depth * depth).min(400);
+        let bonus = (depth * depth).min(history_bonus_max());
         let h = &mut self.hist[c.index()];
         let mut add = |p: Pos, b: i32| {
             let v = &mut h[p.index()];
-            *v += b - *v * b.abs() / HISTORY_MAX;
+            *v += b - *v * b.abs() / history_max();
         };
         add(best, bonus);
         for &p in tried {

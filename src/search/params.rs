@@ -1,54 +1,47 @@
-//! Search constants in one place: limits, margins, reductions. (Time constants live with
-//! the time manager in `time`.)
+//! The search's parameters in one place: structural limits, ordering marks, the technique switches and the table of tunables.
+//!
+//! Tunables are read through getters (`futility_margin()`): constants in a normal build,
+//! settable at run time in a build with the `tune` feature (see `tunable.rs` and
+//! `docs/tuning.md`). What was measured for the values is in `docs/experiments.md`.
+
+use super::tunable::{tunables, TunableSpec, TuneError};
+
+// ---------------------------------------------------------------- structural limits
 
 /// Deepest ply the search stack supports.
 pub const MAX_PLY: usize = 128;
+/// Entries of the per-ply stacks (lines, move lists, evaluations, killers): a node at the
+/// deepest ply still writes its child's entry.
+pub const PLY_STACK_LEN: usize = MAX_PLY + 2;
+/// Nodes at or beyond this ply return their static evaluation instead of searching on.
+pub const MAX_SEARCH_PLY: usize = MAX_PLY - 4;
 /// Deepest nominal iteration depth.
 pub const MAX_DEPTH: i32 = 99;
+/// Initial capacity of each ply's move list (grows if a node has more moves).
+pub const MOVE_LIST_CAPACITY: usize = 64;
+/// Most earlier moves of a node whose history a cutoff lowers.
+pub const MAX_TRIED_MOVES: usize = 64;
+/// Most moves a node puts off because another thread is searching them.
+pub const MAX_DEFERRED_MOVES: usize = 16;
+/// Most four-making moves one VCF node tries (more never occur in real positions).
+pub const MAX_FOUR_MOVES: usize = 64;
 /// Nodes between polls of the stop flag and the clock.
 pub const POLL_INTERVAL: u64 = 256;
-/// First aspiration half-window (centi-stones of eval).
-pub const ASPIRATION_DELTA: i32 = 30;
-/// Iterations below this depth use a full window.
-pub const ASPIRATION_MIN_DEPTH: i32 = 5;
-/// Futility pruning: applies at depth <= this; margin per depth.
-pub const FUTILITY_DEPTH: i32 = 3;
-/// Futility margin per remaining ply. 140 against 90 (0.2 s, 200 games each): renju
-/// +26.1 +/- 43.4, freestyle +3.5 +/- 39.9: not a clear gain, kept.
-pub const FUTILITY_MARGIN: i32 = 90;
-/// Razoring: at depth <= this, an eval this far below alpha drops into quiescence.
-pub const RAZOR_DEPTH: i32 = 2;
-/// Razoring margin per remaining ply. 240 against 160: renju -15.6 +/- 45.8 (200 games).
-pub const RAZOR_MARGIN: i32 = 160;
-/// Late-move reductions start after this many moves searched.
-pub const LMR_MIN_MOVES: usize = 3;
-/// Late-move reductions apply from this depth.
-pub const LMR_MIN_DEPTH: i32 = 3;
-/// Late-move pruning: at depth d keep at most LMP_BASE + d*d quiet moves (non-PV). Against
-/// 4 in renju (0.2 s, 200 games each): 7 lost 43.7 +/- 41.8, 3 gained 10.4 +/- 42.7.
-pub const LMP_BASE: usize = 4;
-/// Maximum attacker fours in a VCF at a search leaf.
-pub const QVCF_DEPTH: i32 = 6;
-/// Node budget of one leaf VCF.
-pub const QVCF_NODES: u64 = 300;
-/// Maximum attacker fours in the root VCF solver.
-pub const ROOT_VCF_DEPTH: i32 = 30;
-/// Node budget of the root VCF solver.
-pub const ROOT_VCF_NODES: u64 = 200_000;
-/// Ordering bonus of the counter move (killers get 300 and 250).
-pub const COUNTER_MOVE_BONUS: i32 = 200;
-/// History bonus cap.
-pub const HISTORY_MAX: i32 = 16_384;
-/// Several threads defer busy moves at nodes of at least this depth.
-pub const ABDADA_MIN_DEPTH: i32 = 3;
-/// Longest VCT (in plies) the root solver tries.
-pub const ROOT_VCT_PLIES: u32 = 15;
-/// Node budget of the root VCT solver.
-pub const ROOT_VCT_NODES: u64 = 150_000;
-/// Longest VCT (in plies) the helper thread tries.
-pub const HELPER_VCT_PLIES: u32 = 21;
-/// Node budget of the helper thread's VCT.
-pub const HELPER_VCT_NODES: u64 = 3_000_000;
+/// Nodes between two looks at the clock and the stop flag in the threat solvers.
+pub const SOLVER_POLL_INTERVAL: u64 = 256;
+
+// ---------------------------------------------------------------- ordering marks
+
+/// Ordering scores at or above this mark forcing moves (own fours, blocks of big threats).
+pub const FORCING_ORDER: i32 = 1 << 20;
+/// Ordering bonus of a defence against an open three (own fours carry `FORCING_ORDER`).
+pub const DEFENCE_ORDER: i32 = FORCING_ORDER / 2;
+/// Ordering bonus of the transposition table's move: above every other score, forcing
+/// moves included.
+pub const TT_MOVE_ORDER: i32 = 1 << 24;
+
+// ---------------------------------------------------------------- root and strength
+
 /// With a node limit, each threat solver may use at most this fraction (1/n) of it, so that
 /// the tree search keeps the rest.
 pub const SOLVER_NODE_LIMIT_DIVISOR: u64 = 4;
@@ -74,48 +67,112 @@ pub const WEAK_MAX_DOUBLINGS: i32 = 20;
 /// (400 at strength 0).
 pub const WEAK_MARGIN_PER_POINT: i32 = 4;
 
-// Technique switches (for self-play ablations: build a variant with one set to false).
-// Session 6 ablations, each switched off against the build with all on, renju, 0.2 s a
-// move, 200 games: the Elo the technique is worth is given below.
-/// Late-move reductions. Worth +88.7 +/- 41.2 (renju), +57.9 +/- 41.6 (freestyle).
+// ---------------------------------------------------------------- technique switches
+// Compile-time switches, for self-play ablations: build a variant with one flipped.
+
+/// Late-move reductions.
 pub const USE_LMR: bool = true;
-/// Futility pruning and razoring. Worth +88.7 +/- 47.6 (renju).
+/// Futility pruning and razoring.
 pub const USE_FUTILITY: bool = true;
-/// VCF quiescence at the leaves. Worth +63.2 +/- 47.1 (renju).
+/// VCF quiescence at the leaves.
 pub const USE_LEAF_VCF: bool = true;
-/// The root VCT solver. Off: it is sound (tests/vct_check.rs re-proves every claimed win on
-/// 14 000 recorded positions against all defences), but self-play in renju at 0.2 s a move
-/// keeps measuring a loss: -200 +/- 73, -111 +/- 70 and -74 +/- 65 Elo for switching it on;
-/// running it and ignoring its answers loses too (-63 +/- 73), while playing its wins once it
-/// runs is neutral (+24 +/- 69). Its few milliseconds a move cost more than its finds, which
-/// the tree search with VCF leaves mostly makes anyway.
+/// The root VCT solver on the main thread. Off: it is sound, but its time costs more than
+/// its finds, which the tree search with VCF leaves mostly makes anyway.
 pub const USE_ROOT_VCT: bool = false;
-/// With several threads, defer moves another thread is searching (see `smp`). 2 threads
-/// against 1, renju, 0.2 s a move, 200 games: +3.5 +/- 41.3 with it (alone), +1.7 +/- 43.4
-/// without (session 3).
+/// With several threads, defer moves another thread is searching (see `smp`).
 pub const USE_ABDADA: bool = true;
-/// With several threads, the first helper runs the root VCT solver before joining the
-/// tree search (free for the main thread, unlike `USE_ROOT_VCT`). With ABDADA, 2 threads
-/// against 1, renju, 0.2 s a move, 200 games: +29.6 +/- 46.3 (LOS 89 %).
+/// With several threads, the first helper runs the root VCT solver before joining the tree
+/// search (free for the main thread, unlike `USE_ROOT_VCT`).
 pub const USE_HELPER_VCT: bool = true;
 /// Counter-move ordering bonus.
 pub const USE_COUNTER_MOVE: bool = true;
+/// Move ordering adds the per-direction line shapes of both colours to a point's value
+/// (costly lookups).
+pub const USE_LINE_ORDER: bool = false;
 
-// Tried and not kept (session 5):
-// - Null-move pruning in quiet non-PV nodes (depth >= 3, static eval >= beta + margin, pass
-//   searched at depth - 1 - R): the bench's fixed-depth searches grew instead of shrinking
-//   (417 795 nodes -> 426 458 with R = 2 + depth/4 and no margin; 419 522-422 822 with margins
-//   150-300 and R 2-3): a pass gives the opponent the tempo, which in gomoku is rarely
-//   harmless, so the null searches mostly fail and their nodes are lost.
-// - Transparent huge pages for the table (madvise): no speed change searching game positions
-//   at 0.2 s or 1 s with a 256 MB table, and -43.7 +/- 42.4 Elo in renju self-play (0.2 s,
-//   200 games); the gain first measured was this VM's memory warming up.
+// ---------------------------------------------------------------- tunables
+// name: type = default, min..=max, step <SPSA perturbation>;
+// Ranges keep the search sound: every value in them is safe to play with.
 
-// Tried and not kept (session 6):
-// - Threat-aware late-move reductions (one ply less reduction for a move that makes an open
-//   three or better for the mover): bench 417 795 -> 422 712 nodes; renju self-play at 0.2 s,
-//   200 games: -1.7 +/- 38.8 Elo. No gain shown.
-// - Deeper leaf VCF (QVCF_DEPTH 8, QVCF_NODES 500), now that VCF nodes are cheaper: bench
-//   418 276 nodes; renju self-play at 0.2 s, 200 games: -31.4 +/- 49.7 Elo. Not kept.
-// - Shallower leaf VCF (QVCF_DEPTH 4): bench 438 878 nodes; renju self-play at 0.2 s, 200
-//   games: -31.4 +/- 39.7 Elo. With the trial above, 6 stays.
+tunables! {
+    /// First aspiration half-window (centi-stones of eval).
+    aspiration_delta: i32 = 30, 5..=200, step 5;
+    /// Iterations below this depth use a full window.
+    aspiration_min_depth: i32 = 5, 1..=12, step 1;
+    /// Futility pruning applies at this remaining depth and below (0: never).
+    futility_depth: i32 = 3, 0..=8, step 1;
+    /// Futility margin per remaining ply (centi-stones).
+    futility_margin: i32 = 90, 10..=400, step 10;
+    /// Razoring applies at this remaining depth and below (0: never).
+    razor_depth: i32 = 2, 0..=6, step 1;
+    /// Razoring margin per remaining ply: an eval this far below alpha drops into
+    /// quiescence.
+    razor_margin: i32 = 160, 20..=600, step 20;
+    /// Late-move reductions apply from this remaining depth (at least 2, so that a reduced
+    /// search keeps a ply).
+    lmr_min_depth: i32 = 3, 2..=10, step 1;
+    /// Late-move reductions start after this many moves searched.
+    lmr_min_moves: usize = 3, 1..=16, step 1;
+    /// Reduce one ply more from this move index on.
+    lmr_late_moves: usize = 8, 2..=32, step 1;
+    /// With at least this depth left, reduce yet one ply more from `lmr_very_late_moves` on.
+    lmr_deep_depth: i32 = 8, 2..=20, step 1;
+    /// See `lmr_deep_depth`.
+    lmr_very_late_moves: usize = 16, 4..=64, step 2;
+    /// Root moves from this index on are first searched `root_lmr_reduction` plies less (a
+    /// result above alpha is searched again at full depth).
+    root_lmr_min_moves: usize = 6, 1..=32, step 1;
+    /// Plies the root's late-move reduction takes off.
+    root_lmr_reduction: i32 = 1, 0..=3, step 1;
+    /// Late-move pruning: at depth d a non-PV quiet node keeps at most `lmp_base` + d*d moves.
+    lmp_base: usize = 4, 0..=20, step 1;
+    /// Late-move pruning applies at this remaining depth and below.
+    lmp_max_depth: i32 = 4, 0..=8, step 1;
+    /// With several threads, busy moves are deferred at nodes of at least this depth.
+    abdada_min_depth: i32 = 3, 1..=12, step 1;
+    /// Ordering bonus of a node's first killer move.
+    killer_bonus: i32 = 300, 0..=2000, step 25;
+    /// Ordering bonus of a node's second killer move.
+    second_killer_bonus: i32 = 250, 0..=2000, step 25;
+    /// Ordering bonus of the counter move.
+    counter_move_bonus: i32 = 200, 0..=2000, step 25;
+    /// A move's history score is divided by this before it joins its ordering score.
+    history_order_divisor: i32 = 64, 4..=1024, step 8;
+    /// History scores saturate towards this magnitude.
+    history_max: i32 = 16_384, 1_024..=65_536, step 1_024;
+    /// Largest history change of one cutoff (the change is depth squared, capped by this).
+    history_bonus_max: i32 = 400, 16..=4000, step 32;
+    /// Most attacker fours in a VCF at a search leaf.
+    qvcf_depth: i32 = 6, 1..=20, step 1;
+    /// Node budget of one leaf VCF.
+    qvcf_nodes: u64 = 300, 20..=5000, step 20;
+    /// Most attacker fours in the root VCF solver.
+    root_vcf_depth: i32 = 30, 2..=60, step 2;
+    /// Node budget of the root VCF solver.
+    root_vcf_nodes: u64 = 200_000, 1_000..=5_000_000, step 10_000;
+    /// Longest VCT (in plies) the root solver tries.
+    root_vct_plies: u32 = 15, 3..=41, step 2;
+    /// Node budget of the root VCT solver.
+    root_vct_nodes: u64 = 150_000, 1_000..=5_000_000, step 10_000;
+    /// Longest VCT (in plies) the helper thread tries.
+    helper_vct_plies: u32 = 21, 3..=41, step 2;
+    /// Node budget of the helper thread's VCT.
+    helper_vct_nodes: u64 = 3_000_000, 10_000..=30_000_000, step 100_000;
+}
+
+/// Every tunable: name, kind, default, range and SPSA step, in table order. Its
+/// [`TunableSpec::spsa_line`] is the line an SPSA tuner reads.
+pub fn tunables() -> &'static [TunableSpec] {
+    TUNABLES.specs()
+}
+
+/// The current value of tunable `name` (its default in a normal build).
+pub fn tunable_value(name: &str) -> Option<f64> {
+    TUNABLES.value(name)
+}
+
+/// Sets tunable `name` from the text `value`, checked against its kind and range. Only a
+/// build with the `tune` feature changes anything; on an error nothing changes.
+pub fn set_tunable(name: &str, value: &str) -> Result<(), TuneError> {
+    TUNABLES.set(name, value)
+}

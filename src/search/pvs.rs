@@ -3,18 +3,18 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
-use crate::board::Board;
+use crate::board::{Board, Threat, UNDEFENDED_THREAT_LOSS_PLIES};
 use crate::core::Pos;
 use crate::eval;
 
 use super::history::History;
-use super::movegen::{self, Threat};
+use super::movegen;
 use super::params::*;
+use super::score::{mate_in, mated_in, value_from_tt, value_to_tt, Score, MATE, MATE_BOUND};
 use super::smp::InFlight;
 use super::time::TimeManager;
 use super::tt::{Bound, TTable};
 use super::vcf;
-use super::{mate_in, mated_in, value_from_tt, value_to_tt, Score, MATE, MATE_BOUND};
 
 /// State shared by all threads of one search.
 pub(crate) struct Shared<'a> {
@@ -82,11 +82,13 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             hist: History::default(),
             stopped: false,
-            pv: (0..MAX_PLY + 2)
+            pv: (0..PLY_STACK_LEN)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
-            move_bufs: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
-            evals: vec![0; MAX_PLY + 2],
+            move_bufs: (0..PLY_STACK_LEN)
+                .map(|_| Vec::with_capacity(MOVE_LIST_CAPACITY))
+                .collect(),
+            evals: vec![0; PLY_STACK_LEN],
             root_depth: 0,
             root_completed: 0,
         }
@@ -168,8 +170,8 @@ impl<'a> Worker<'a> {
             if i == 0 {
                 score = -self.node(-beta, -alpha, depth - 1, 1, true, false);
             } else {
-                let r = if USE_LMR && depth > LMR_MIN_DEPTH && i >= 2 * LMR_MIN_MOVES {
-                    1
+                let r = if USE_LMR && depth > lmr_min_depth() && i >= root_lmr_min_moves() {
+                    root_lmr_reduction()
                 } else {
                     0
                 };
@@ -234,7 +236,7 @@ impl<'a> Worker<'a> {
         if alpha >= beta {
             return alpha;
         }
-        let threat = movegen::threat(&self.board);
+        let threat = self.board.threat();
         let mut depth = depth;
         match threat {
             Threat::Win(n) => return mate_in(ply + n as usize),
@@ -243,7 +245,7 @@ impl<'a> Worker<'a> {
             Threat::Block(_) => depth = depth.max(1),
             _ => {}
         }
-        if ply >= MAX_PLY - 4 {
+        if ply >= MAX_SEARCH_PLY {
             return eval::evaluate(&self.board);
         }
         if depth <= 0 {
@@ -278,15 +280,15 @@ impl<'a> Worker<'a> {
         let quiet_node = matches!(threat, Threat::None);
         if USE_FUTILITY && !pv_node && quiet_node && beta.abs() < MATE_BOUND {
             // Razoring: hopeless positions drop straight into the threat quiescence.
-            if depth <= RAZOR_DEPTH && static_eval + RAZOR_MARGIN * depth < alpha {
+            if depth <= razor_depth() && static_eval + razor_margin() * depth < alpha {
                 let v = self.quiesce(alpha, beta, ply, threat);
                 if v < alpha {
                     return v;
                 }
             }
             // Futility: a comfortable margin above beta at low depth.
-            if depth <= FUTILITY_DEPTH
-                && static_eval - FUTILITY_MARGIN * (depth - improving as i32) >= beta
+            if depth <= futility_depth()
+                && static_eval - futility_margin() * (depth - improving as i32) >= beta
             {
                 return static_eval;
             }
@@ -299,7 +301,7 @@ impl<'a> Worker<'a> {
             self.move_bufs[ply] = moves;
             // No defence against the opponent's threat: its open four follows.
             return if matches!(threat, Threat::Defend) {
-                mated_in(ply + 4)
+                mated_in(ply + UNDEFENDED_THREAT_LOSS_PLIES as usize)
             } else {
                 0
             };
@@ -314,27 +316,27 @@ impl<'a> Worker<'a> {
         };
         for m in moves.iter_mut() {
             if m.0 == tt_move {
-                m.1 += 1 << 24;
+                m.1 += TT_MOVE_ORDER;
             } else if m.0 == killers[0] {
-                m.1 += 300;
+                m.1 += killer_bonus();
             } else if m.0 == killers[1] {
-                m.1 += 250;
+                m.1 += second_killer_bonus();
             } else if m.0 == counter {
-                m.1 += COUNTER_MOVE_BONUS;
+                m.1 += counter_move_bonus();
             }
-            m.1 += self.hist.score(me, m.0) / 64;
+            m.1 += self.hist.score(me, m.0) / history_order_divisor();
         }
 
         let orig_alpha = alpha;
         let mut best = -MATE;
         let mut best_move = Pos::NONE;
-        let mut tried: [Pos; 64] = [Pos::NONE; 64];
+        let mut tried = [Pos::NONE; MAX_TRIED_MOVES];
         let mut n_tried = 0;
         let n = moves.len();
         // Moves put off because another thread is searching them (ABDADA): (move, order,
         // index in the ordered list). Searched after the rest, with their first index.
-        let share = USE_ABDADA && self.sh.threads > 1 && depth >= ABDADA_MIN_DEPTH;
-        let mut deferred: [(Pos, i32, usize); 16] = [(Pos::NONE, 0, 0); 16];
+        let share = USE_ABDADA && self.sh.threads > 1 && depth >= abdada_min_depth();
+        let mut deferred = [(Pos::NONE, 0, 0usize); MAX_DEFERRED_MOVES];
         let (mut n_deferred, mut next_deferred) = (0, 0);
         let mut next = 0;
         loop {
@@ -351,15 +353,15 @@ impl<'a> Worker<'a> {
             } else {
                 break;
             };
-            let forcing = order >= movegen::FORCING_ORDER;
+            let forcing = order >= FORCING_ORDER;
             // Late-move pruning of quiet moves in non-PV nodes.
             if !pv_node
                 && quiet_node
                 && i > 0
                 && !forcing
                 && best > -MATE_BOUND
-                && depth <= 4
-                && i >= LMP_BASE + (depth * depth) as usize
+                && depth <= lmp_max_depth()
+                && i >= lmp_base() + (depth * depth) as usize
             {
                 // The rest of the ordered list is pruned; deferred moves still get their turn.
                 next = n;
@@ -382,9 +384,15 @@ impl<'a> Worker<'a> {
                 score = -self.node(-beta, -alpha, new_depth, ply + 1, pv_node, !cut_node);
             } else {
                 let mut r = 0;
-                if USE_LMR && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES && !forcing && quiet_node
+                if USE_LMR
+                    && depth >= lmr_min_depth()
+                    && i >= lmr_min_moves()
+                    && !forcing
+                    && quiet_node
                 {
-                    r = 1 + (i >= 8) as i32 + (depth >= 8 && i >= 16) as i32;
+                    r = 1
+                        + (i >= lmr_late_moves()) as i32
+                        + (depth >= lmr_deep_depth() && i >= lmr_very_late_moves()) as i32;
                     if pv_node {
                         r -= 1;
                     }
@@ -464,9 +472,10 @@ impl<'a> Worker<'a> {
             return stand;
         }
         let me = self.board.side_to_move();
-        let mut budget = QVCF_NODES;
-        let found = vcf::vcf(&mut self.board, me, QVCF_DEPTH, &mut budget);
-        self.nodes += QVCF_NODES - budget;
+        let nodes = qvcf_nodes();
+        let mut budget = nodes;
+        let found = vcf::vcf(&mut self.board, me, qvcf_depth(), &mut budget);
+        self.nodes += nodes - budget;
         if let Some(plies) = found {
             return mate_in(ply + plies as usize);
         }

@@ -10,27 +10,28 @@ use rand::{Rng, SeedableRng};
 use crate::board::Board;
 use crate::core::Pos;
 
+use super::budget::Budget;
+use super::limits::SearchLimits;
 use super::movegen;
 use super::params::*;
 use super::pvs::{RootMove, Shared, Worker};
+use super::report::{SearchReport, SearchResult};
+use super::score::{mate_in, Score, MATE, MATE_BOUND};
 use super::smp::{self, InFlight};
 use super::time::{IterationState, Solver};
 use super::tt::TTable;
-use super::{
-    mate_in, pick_simple_move, Score, SearchLimits, SearchReport, SearchResult, FULL_STRENGTH,
-    MATE, MATE_BOUND,
-};
+use super::FULL_STRENGTH;
 use super::{vcf, vct};
 
 /// Ordered legal root moves (never empty when a legal move exists).
 fn root_moves(board: &Board) -> Vec<RootMove> {
-    let threat = movegen::threat(board);
+    let threat = board.threat();
     let mut gen = Vec::new();
     movegen::generate_root(board, threat, &mut gen);
     gen.retain(|&(p, _)| board.is_legal(p));
     if gen.is_empty() {
         // Lost or odd position: any legal move, the simple choice first.
-        let simple = pick_simple_move(board);
+        let simple = board.simple_move();
         if !simple.is_none() {
             gen.push((simple, 1));
         }
@@ -85,8 +86,8 @@ fn aspirated_iteration(
     partial: &mut Option<RootMove>,
 ) {
     let prev = rms[0].prev_score;
-    let mut delta = ASPIRATION_DELTA;
-    let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+    let mut delta = aspiration_delta();
+    let (mut alpha, mut beta) = if depth >= aspiration_min_depth() && prev.abs() < MATE_BOUND {
         ((prev - delta).max(-MATE), (prev + delta).min(MATE))
     } else {
         (-MATE, MATE)
@@ -191,11 +192,11 @@ pub(crate) fn search(
                 .time
                 .solver_node_cap(solver)
                 .map_or(nodes, |cap| nodes.min(cap));
-            vcf::Budget::limited(nodes, stop, limits.time.solver_deadline(solver, start))
+            Budget::limited(nodes, stop, limits.time.solver_deadline(solver, start))
         };
         let mut b = board.clone();
-        let mut lim = solver_budget(Solver::RootVcf, ROOT_VCF_NODES);
-        let found = vcf::vcf_root_limited(&mut b, me, ROOT_VCF_DEPTH, &mut lim);
+        let mut lim = solver_budget(Solver::RootVcf, root_vcf_nodes());
+        let found = vcf::vcf_root_limited(&mut b, me, root_vcf_depth(), &mut lim);
         let vcf_used = lim.used;
         if let Some((mv, plies, pv)) = found {
             if board.is_legal(mv) {
@@ -204,9 +205,9 @@ pub(crate) fn search(
         }
         shared.nodes.fetch_add(vcf_used, Relaxed);
         // Root VCT solver: fours and open threes.
-        let mut lim = solver_budget(Solver::RootVct, ROOT_VCT_NODES);
+        let mut lim = solver_budget(Solver::RootVct, root_vct_nodes());
         let found = if USE_ROOT_VCT && !stop.load(Relaxed) {
-            vct::vct_root_limited(&mut b, ROOT_VCT_PLIES, &mut lim)
+            vct::vct_root_limited(&mut b, root_vct_plies(), &mut lim)
         } else {
             None
         };
@@ -228,8 +229,8 @@ pub(crate) fn search(
     // A win by threats the first helper proved.
     let helper_vct: std::sync::Mutex<Option<vct::VctWin>> = std::sync::Mutex::new(None);
     let vct_on_helper = USE_HELPER_VCT && !weak && threads > 1 && multipv == 1 && rms.len() > 1;
-    let vct_budget = max_nodes.map_or(HELPER_VCT_NODES, |m| {
-        HELPER_VCT_NODES.min(solver_node_share(m))
+    let vct_budget = max_nodes.map_or(helper_vct_nodes(), |m| {
+        helper_vct_nodes().min(solver_node_share(m))
     });
     let vct_deadline = limits.time.solver_deadline(Solver::HelperVct, start);
     std::thread::scope(|scope| {
@@ -243,7 +244,7 @@ pub(crate) fn search(
                 if id == 1 && vct_on_helper {
                     // The first helper first tries to prove a win by threats, which costs the
                     // main thread nothing; a proof ends the whole search.
-                    let mut lim = vcf::Budget::limited(vct_budget, &shared.abort, vct_deadline);
+                    let mut lim = Budget::limited(vct_budget, &shared.abort, vct_deadline);
                     let found = threat_win(&board, &mut lim);
                     shared.nodes.fetch_add(lim.used, Relaxed);
                     if let Some(win) = found {
@@ -372,10 +373,10 @@ pub(crate) fn search(
 }
 
 /// A win by continuous threats (fours and open threes) for the side to move within
-/// `HELPER_VCT_PLIES`, as far as `budget` allows; its first move is legal.
-fn threat_win(board: &Board, budget: &mut vcf::Budget) -> Option<vct::VctWin> {
+/// `helper_vct_plies()`, as far as `budget` allows; its first move is legal.
+fn threat_win(board: &Board, budget: &mut Budget) -> Option<vct::VctWin> {
     let mut b = board.clone();
-    vct::vct_root_limited(&mut b, HELPER_VCT_PLIES, budget).filter(|w| board.is_legal(w.0))
+    vct::vct_root_limited(&mut b, helper_vct_plies(), budget).filter(|w| board.is_legal(w.0))
 }
 
 /// A root solver proved a win: report it as one line and make it the result.
@@ -493,10 +494,10 @@ mod tests {
         let moves = "h8 a1 i8 a15 j10 o1 j11 o15";
         let b = board_from_moves(Rule::FREESTYLE, 15, moves).unwrap();
         let stop = AtomicBool::new(false);
-        let mut budget = vcf::Budget::limited(200_000, &stop, None);
+        let mut budget = Budget::limited(200_000, &stop, None);
         let (mv, plies, line) = threat_win(&b, &mut budget).expect("a VCT exists");
         assert_eq!(line.first(), Some(&mv));
-        assert!((5..=HELPER_VCT_PLIES).contains(&plies), "plies {plies}");
+        assert!((5..=helper_vct_plies()).contains(&plies), "plies {plies}");
         // Two threads with a turn limit: the helper's proof (or the main thread's own mate)
         // ends the search long before the limit.
         let turn = TimeControl {
@@ -521,7 +522,7 @@ mod tests {
         );
         // Two lone stones: nothing to prove.
         let b = board_from_moves(Rule::FREESTYLE, 15, "h8 a1 j10 o15").unwrap();
-        let mut budget = vcf::Budget::limited(200_000, &stop, None);
+        let mut budget = Budget::limited(200_000, &stop, None);
         assert!(threat_win(&b, &mut budget).is_none());
     }
 

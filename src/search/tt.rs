@@ -10,7 +10,7 @@ use std::thread::JoinHandle;
 
 use crate::core::Pos;
 
-use super::Score;
+use super::score::Score;
 
 /// Entries per bucket (4 × 16 bytes = one 64-byte cache line).
 const BUCKET_ENTRIES: usize = 4;

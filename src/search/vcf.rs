@@ -3,121 +3,11 @@
 //! forbidden points are never attacking fours nor counter-blocks, and a White four whose only
 //! block is forbidden to Black wins at once.
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::time::Instant;
-
-use crate::board::{Board, Pattern4};
+use crate::board::{Board, GenKind, Pattern4};
 use crate::core::{Color, Pos};
 
-use super::movegen::{can_play, find_cell, DIRS};
-
-/// The first empty cell within four steps of `m` on its lines where `c` has a five.
-fn five_near(board: &Board, m: Pos, c: Color) -> Option<Pos> {
-    for &(dx, dy) in &DIRS {
-        for k in [-4, -3, -2, -1, 1, 2, 3, 4] {
-            let (x, y) = (m.x() as i32 + dx * k, m.y() as i32 + dy * k);
-            if let Some(q) = board.pos(x, y) {
-                if board.four_class(q, c) == Pattern4::Five {
-                    return Some(q);
-                }
-            }
-        }
-    }
-    None
-}
-
-/// The classes of a point that makes a four (but not a five).
-const FOUR_CLASSES: [Pattern4; 4] = [
-    Pattern4::Block4,
-    Pattern4::Block4Plus,
-    Pattern4::Block4Flex3,
-    Pattern4::Flex4,
-];
-
-/// How many points make a four (not a five) for `c`. Read off the pattern counts.
-#[inline]
-pub(crate) fn four_cell_count(b: &Board, c: Color) -> usize {
-    FOUR_CLASSES
-        .iter()
-        .map(|&p4| b.pattern4_count(c, p4) as usize)
-        .sum()
-}
-
-/// Most four-making moves one VCF node tries (more never occur in real positions).
-const MAX_FOUR_MOVES: usize = 64;
-
-/// Nodes between two looks at the clock and the stop flag in the threat solvers.
-const SOLVER_POLL: u64 = 256;
-
-/// A node budget for the threat solvers, optionally bounded by a stop flag and a deadline
-/// (polled every [`SOLVER_POLL`] nodes). Once exhausted or stopped, `nodes` is 0 and stays 0.
-pub struct Budget<'a> {
-    /// Nodes left.
-    pub nodes: u64,
-    stop: Option<&'a AtomicBool>,
-    deadline: Option<Instant>,
-    next_poll: u64,
-    /// True when the stop flag or the deadline ended the search (not the node count).
-    pub interrupted: bool,
-    /// Nodes taken so far.
-    pub used: u64,
-}
-
-impl<'a> Budget<'a> {
-    /// A plain node budget.
-    pub fn nodes(nodes: u64) -> Budget<'static> {
-        Budget {
-            nodes,
-            stop: None,
-            deadline: None,
-            next_poll: 0,
-            interrupted: false,
-            used: 0,
-        }
-    }
-
-    /// A node budget that also ends when `stop` is set or at `deadline`.
-    pub fn limited(nodes: u64, stop: &'a AtomicBool, deadline: Option<Instant>) -> Budget<'a> {
-        Budget {
-            nodes,
-            stop: Some(stop),
-            deadline,
-            next_poll: nodes.saturating_sub(SOLVER_POLL),
-            interrupted: false,
-            used: 0,
-        }
-    }
-
-    /// Takes one node; false when the budget is spent (or the search was interrupted).
-    #[inline]
-    pub fn take(&mut self) -> bool {
-        if self.nodes == 0 {
-            return false;
-        }
-        self.nodes -= 1;
-        self.used += 1;
-        if self.nodes <= self.next_poll && self.stop.is_some() {
-            self.next_poll = self.nodes.saturating_sub(SOLVER_POLL);
-            self.poll();
-        }
-        true
-    }
-
-    /// True when nothing is left.
-    #[inline]
-    pub fn spent(&self) -> bool {
-        self.nodes == 0
-    }
-
-    fn poll(&mut self) {
-        let stopped = self.stop.is_some_and(|s| s.load(Relaxed))
-            || self.deadline.is_some_and(|d| Instant::now() >= d);
-        if stopped {
-            self.nodes = 0;
-            self.interrupted = true;
-        }
-    }
-}
+use super::budget::Budget;
+use super::params::MAX_FOUR_MOVES;
 
 /// Searches a VCF for `attacker`, who must be the side to move, with at most `max_fours`
 /// attacking fours. Each visited node costs one unit of `budget` (stops at 0). Returns the
@@ -178,7 +68,7 @@ fn rec(
     let def = att.opp();
     if b.pattern4_count(att, Pattern4::Five) > 0 {
         if let Some(l) = line {
-            l.push(find_cell(b, att, Pattern4::Five)?);
+            l.push(b.first_point_with(att, Pattern4::Five)?);
         }
         return Some(1);
     }
@@ -186,17 +76,13 @@ fn rec(
     if def_fives >= 2 || fours_left <= 0 {
         return None;
     }
-    let fours = four_cell_count(b, att);
-    if def_fives == 0 && fours == 0 {
-        return None;
-    }
     // A fixed stack list: this runs at every search leaf, so no allocation per node.
     let mut buf = [(Pos::NONE, Pattern4::None); MAX_FOUR_MOVES];
     let mut len = 0;
     if def_fives == 1 {
-        let q = find_cell(b, def, Pattern4::Five)?;
+        let q = b.first_point_with(def, Pattern4::Five)?;
         let a = b.pattern4(q, att);
-        if a < Pattern4::Block4 || !can_play(b, q, att) {
+        if a < Pattern4::Block4 || !b.can_play(q, att) {
             return None;
         }
         buf[0] = (q, a);
@@ -205,21 +91,18 @@ fn rec(
         if b.pattern4_count(att, Pattern4::Flex4) > 0 {
             if let Some(l) = line {
                 // Line stored reversed: the open four then (block, five) left implicit.
-                l.push(find_cell(b, att, Pattern4::Flex4)?);
+                l.push(b.first_point_with(att, Pattern4::Flex4)?);
             }
             return Some(3);
         }
-        // Every four point lies beside a stone, so in the candidate area: stop at the last.
-        let fours = fours.min(MAX_FOUR_MOVES);
-        for p in b.candidates() {
-            if len == fours {
-                break;
-            }
-            let a = b.four_class(p, att);
-            if a >= Pattern4::Block4 {
+        b.generate(att, GenKind::Fours, |_, p, a| {
+            if len < buf.len() {
                 buf[len] = (p, a);
                 len += 1;
             }
+        });
+        if len == 0 {
+            return None;
         }
         buf[..len].sort_by_key(|m| std::cmp::Reverse(m.1));
     }
@@ -235,7 +118,7 @@ fn rec(
         // new and lies on a line through `m`.
         let fives = b.pattern4_count(att, Pattern4::Five);
         let block = if fives == 1 {
-            five_near(b, m, att)
+            b.five_point_near(m, att)
         } else {
             None
         };
@@ -244,7 +127,7 @@ fn rec(
                 b.undo();
                 continue;
             }
-            (1, Some(q)) if can_play(b, q, def) => q,
+            (1, Some(q)) if b.can_play(q, def) => q,
             // Two five points, or one the defender may not take: the attack wins.
             _ => {
                 b.undo();

@@ -6,11 +6,10 @@
 //! when every defence loses. Conservative: a threat the defence generator does not recognise
 //! (a four-three point without an open three) ends the line as "no proof", never as a win.
 
-use crate::board::{Board, Pattern4};
+use crate::board::{Board, GenKind, Pattern4, Threat, UNDEFENDED_THREAT_LOSS_PLIES};
 use crate::core::{Color, Pos};
 
-use super::movegen::{self, Threat};
-use super::vcf::Budget;
+use super::budget::Budget;
 
 /// Result of a VCT root search: first move, plies to the five, line (as far as recorded).
 pub type VctWin = (Pos, u32, Vec<Pos>);
@@ -43,14 +42,10 @@ pub fn vct_root_limited(board: &mut Board, max_plies: u32, budget: &mut Budget) 
     None
 }
 
-fn threat_moves(b: &Board, att: Color) -> Vec<(Pos, Pattern4)> {
-    let mut v: Vec<(Pos, Pattern4)> = b
-        .candidates()
-        .filter_map(|p| {
-            let a = b.pattern4(p, att);
-            (a >= Pattern4::Flex3 && a != Pattern4::Forbid).then_some((p, a))
-        })
-        .collect();
+/// The attacker's moves of kind `kind` (threats or fours), strongest class first.
+fn attacking_moves(b: &mut Board, att: Color, kind: GenKind) -> Vec<(Pos, Pattern4)> {
+    let mut v = Vec::new();
+    b.generate(att, kind, |_, p, a| v.push((p, a)));
     v.sort_by_key(|m| std::cmp::Reverse(m.1));
     v
 }
@@ -66,7 +61,7 @@ fn attack(
     if !budget.take() {
         return None;
     }
-    let moves: Vec<(Pos, Pattern4)> = match movegen::threat(b) {
+    let moves: Vec<(Pos, Pattern4)> = match b.threat() {
         Threat::Win(n) => {
             if n as i32 > depth {
                 return None;
@@ -76,17 +71,14 @@ fn attack(
             } else {
                 Pattern4::Flex4
             };
-            line.push(movegen::find_cell(b, att, kind)?);
+            line.push(b.first_point_with(att, kind)?);
             return Some(n);
         }
         Threat::Loss(_) => return None,
         Threat::Block(q) => vec![(q, b.pattern4(q, att))],
         // Facing an open three, only fours keep the initiative.
-        Threat::Defend => threat_moves(b, att)
-            .into_iter()
-            .filter(|m| m.1 >= Pattern4::Block4)
-            .collect(),
-        Threat::None => threat_moves(b, att),
+        Threat::Defend => attacking_moves(b, att, GenKind::Fours),
+        Threat::None => attacking_moves(b, att, GenKind::Threats),
     };
     if depth < 3 {
         return None;
@@ -119,22 +111,23 @@ fn defend(
     if !budget.take() {
         return None;
     }
-    let threat = movegen::threat(b);
     let mut replies = Vec::new();
-    match threat {
+    match b.threat() {
         Threat::Win(_) | Threat::None => return None,
         Threat::Loss(n) => return (n as i32 <= depth).then_some(n),
-        Threat::Block(q) => replies.push((q, 0)),
+        Threat::Block(q) => replies.push(q),
         Threat::Defend => {
-            movegen::generate(b, threat, &mut replies);
+            let me = b.side_to_move();
+            b.generate(me, GenKind::Defences, |_, p, _| replies.push(p));
             if replies.is_empty() {
-                return (depth >= 4).then_some(4);
+                let n = UNDEFENDED_THREAT_LOSS_PLIES;
+                return (n as i32 <= depth).then_some(n);
             }
         }
     }
     let mut worst = 0;
     let mut best_line = Vec::new();
-    for (r, _) in replies {
+    for r in replies {
         b.make_move(r);
         let mut sub = Vec::new();
         let res = attack(b, att, depth - 1, budget, &mut sub);

@@ -45,7 +45,7 @@
 use std::time::{Duration, Instant};
 
 use crate::core::Pos;
-use crate::search::{Score, MATE, MATE_BOUND};
+use crate::search::score::{Score, MATE, MATE_BOUND};
 
 /// `timeout_turn` assumed when the manager never sent one (protocol default).
 pub const DEFAULT_TURN_MS: i64 = 30_000;

@@ -1,0 +1,167 @@
+//! The search's tunable table: its listing (`pbrain-pentad tunables`, in every build) and the
+//! protocol's `INFO tune_<name> <value>`: ignored by a normal build, checked and applied by a
+//! build with the `tune` feature (`cargo test --release --features tune --test tunables`).
+
+use std::collections::HashSet;
+use std::process::Command;
+
+use pentad::protocol::SyncSession;
+use pentad::search::{self, params, tunable_value, tunables, TunableKind, TuneError};
+
+/// Feeds `line` and returns the lines the session printed.
+fn feed(s: &mut SyncSession<Vec<u8>>, line: &str) -> Vec<String> {
+    s.feed(line.as_bytes());
+    let out = std::mem::take(s.session().output());
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_table_holds_valid_unique_lowercase_tunables() {
+    let specs = tunables();
+    assert!(specs.len() >= 25, "{} tunables", specs.len());
+    let mut names = HashSet::new();
+    for t in specs {
+        assert!(names.insert(t.name), "{} twice", t.name);
+        let lower = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_';
+        assert!(
+            t.name.chars().all(lower),
+            "{}: INFO keys arrive lower-cased",
+            t.name
+        );
+        assert!(t.min <= t.default && t.default <= t.max, "{}", t.name);
+        assert!(t.step > 0.0, "{}", t.name);
+        if t.kind == TunableKind::Int {
+            for v in [t.default, t.min, t.max, t.step] {
+                assert_eq!(v.fract(), 0.0, "{}", t.name);
+            }
+        }
+        let line = t.spsa_line();
+        let fields: Vec<&str> = line.split(", ").collect();
+        assert_eq!(fields.len(), 7, "{line}");
+        assert_eq!(fields[0], t.name);
+        assert_eq!(
+            fields[1],
+            if t.kind == TunableKind::Int {
+                "int"
+            } else {
+                "float"
+            }
+        );
+        let nums: Vec<f64> = fields[2..].iter().map(|f| f.parse().unwrap()).collect();
+        assert_eq!(nums[..4], [t.default, t.min, t.max, t.step]);
+    }
+    let margin = specs.iter().find(|t| t.name == "futility_margin").unwrap();
+    assert_eq!(
+        margin.spsa_line(),
+        "futility_margin, int, 90, 10, 400, 10, 0.002"
+    );
+    // The getters return the defaults (aspiration_delta: no test here changes it).
+    let delta = specs.iter().find(|t| t.name == "aspiration_delta").unwrap();
+    assert_eq!(delta.default, f64::from(params::aspiration_delta()));
+}
+
+#[test]
+fn the_tunables_subcommand_prints_the_table() {
+    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-pentad"))
+        .arg("tunables")
+        .output()
+        .expect("run pbrain-pentad tunables");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let want: Vec<String> = tunables().iter().map(|t| t.spsa_line()).collect();
+    assert_eq!(text.lines().collect::<Vec<_>>(), want);
+}
+
+#[test]
+fn bad_names_and_values_are_refused_in_every_build() {
+    let unknown = search::set_tunable("no_such_tunable", "1");
+    assert_eq!(
+        unknown,
+        Err(TuneError::UnknownName("no_such_tunable".into()))
+    );
+    // razor_margin (20..=600): no test here changes it.
+    for bad in ["abc", "1.5", "", "99999", "-1", "19", "601"] {
+        let r = search::set_tunable("razor_margin", bad);
+        assert!(
+            matches!(
+                r,
+                Err(TuneError::NotANumber { .. } | TuneError::OutOfRange { .. })
+            ),
+            "{bad:?}: {r:?}"
+        );
+    }
+    assert_eq!(tunable_value("razor_margin"), Some(160.0));
+    assert_eq!(params::razor_margin(), 160);
+}
+
+#[cfg(not(feature = "tune"))]
+#[test]
+fn a_normal_build_ignores_tune_keys_silently() {
+    let mut s = SyncSession::new(Vec::new());
+    for line in [
+        "INFO tune_futility_margin 120",
+        "INFO tune_no_such_tunable 1",
+        "INFO tune_futility_margin 99999",
+    ] {
+        assert!(feed(&mut s, line).is_empty(), "{line}");
+    }
+    assert_eq!(
+        search::set_tunable("futility_margin", "120"),
+        Err(TuneError::NotTuningBuild)
+    );
+    assert_eq!(tunable_value("futility_margin"), Some(90.0));
+}
+
+/// Nodes of a fixed-depth one-thread search of a fixed position with a fresh table.
+#[cfg(feature = "tune")]
+fn fixed_search_nodes() -> u64 {
+    use pentad::search::bench::board_from_moves;
+    use pentad::search::{SearchLimits, Searcher};
+    let board = board_from_moves(pentad::core::Rule::FREESTYLE, 15, "h8 i9 i7 g9 j8").unwrap();
+    let limits = SearchLimits {
+        max_depth: Some(6),
+        ..Default::default()
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    Searcher::new(1 << 20)
+        .search(&board, &limits, &stop, &mut |_| {})
+        .nodes
+}
+
+// One test changes the process-wide values, so that no other test sees them change.
+#[cfg(feature = "tune")]
+#[test]
+fn a_tuning_build_sets_checked_values_through_info() {
+    let mut s = SyncSession::new(Vec::new());
+    assert!(feed(&mut s, "INFO tune_futility_margin 120").is_empty());
+    assert_eq!(params::futility_margin(), 120);
+    assert_eq!(tunable_value("futility_margin"), Some(120.0));
+    // Bad names and values: one ERROR line each, and nothing changes.
+    for line in [
+        "INFO tune_futility_margin 99999",
+        "INFO tune_futility_margin abc",
+        "INFO tune_futility_margin",
+        "INFO tune_no_such_tunable 5",
+    ] {
+        let out = feed(&mut s, line);
+        assert_eq!(out.len(), 1, "{line}: {out:?}");
+        assert!(out[0].starts_with("ERROR INFO tune_"), "{line}: {out:?}");
+    }
+    assert_eq!(params::futility_margin(), 120);
+    // Keys are case-insensitive, like every INFO key.
+    assert!(feed(&mut s, "INFO TUNE_FUTILITY_MARGIN 90").is_empty());
+    assert_eq!(params::futility_margin(), 90);
+
+    // The search reads the values: a change changes the tree, the default restores it.
+    let default_nodes = fixed_search_nodes();
+    search::set_tunable("lmr_min_moves", "1").unwrap();
+    assert_eq!(params::lmr_min_moves(), 1);
+    let reduced_nodes = fixed_search_nodes();
+    assert_ne!(reduced_nodes, default_nodes);
+    search::set_tunable("lmr_min_moves", "3").unwrap();
+    assert_eq!(fixed_search_nodes(), default_nodes);
+}
