@@ -154,7 +154,9 @@ impl Job {
                 };
                 Answer::Move(s.search(&board, &limits, stop, &mut report))
             }),
-            Job::Swap2 { board, budget } => {
+            Job::Swap2 { mut board, budget } => {
+                // Its static evaluations use the current learned tables too.
+                crate::eval::prepare(&mut board);
                 // The static choice needs no searcher: the watchdog has it even while a
                 // late search keeps the searcher.
                 answering.set_best_so_far(Answer::Swap2(swap2::static_reply(&board)));

@@ -1,6 +1,8 @@
-//! Evaluation read off the board's incremental state; learned tables in one place.
+//! Evaluation read off the board's incremental state: a linear part and learned tables.
 //!
-//! The value, from the side to move's point of view, is the sum of two learned parts:
+//! The value, from the side to move's point of view, is the linear evaluation over the
+//! board's pattern counts ([`evaluate_linear`], weights in [`weights`]) plus two learned
+//! parts, fitted by `pentad-tools train-eval` and loaded with `INFO eval_file`:
 //! - **cell values**: every empty cell's pattern code (its four line patterns) has a value
 //!   per colour; the board keeps `sum(Black) - sum(White)` up to date on move and undo. The
 //!   evaluation averages that sum over the position and the one before the last move, which
@@ -9,9 +11,9 @@
 //!   stone (see [`threat`]), per side to move.
 //!
 //! No board scan: a few counter reads and two table lookups. The tables (`tables`) are
-//! installed on a board with [`prepare`].
+//! installed on a board with [`prepare`]; the built-in tables are zero (docs/eval-training.md
+//! says why), and a board with zero tables keeps no value sum and evaluates linearly.
 
-pub mod prior;
 pub mod tables;
 pub mod threat;
 pub mod weights;
@@ -42,12 +44,11 @@ pub fn evaluate(board: &Board) -> i32 {
     let black = (board.value_black() + board.value_black_before_last()) / 2;
     let cells = if me == Color::Black { black } else { -black };
     let threat = EvalTables::threat_value(ready, me, threat::threat_index(board, me));
-    let _ = (cells, threat);
-    evaluate_linear(board)
+    (evaluate_linear(board) + cells + threat).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
-/// The former linear evaluation over pattern counts (weights in [`weights`]): the prior the
-/// learned tables start from when they are fitted.
+/// The linear evaluation over pattern counts (weights in [`weights`]), on which the learned
+/// tables add their corrections.
 pub fn evaluate_linear(board: &Board) -> i32 {
     let w = weights::for_rule(board.rule().kind);
     let me = board.side_to_move();
@@ -70,6 +71,25 @@ pub fn evaluate_linear(board: &Board) -> i32 {
 mod tests {
     use super::*;
     use crate::core::{Pos, Rule};
+
+    #[test]
+    fn learned_tables_add_to_the_linear_evaluation() {
+        use std::sync::Arc;
+        use tables::{Family, FamilyValues};
+        let mut values = [FamilyValues::zero(), FamilyValues::zero()];
+        let f = Family::Gomoku as usize;
+        values[f].threat = [vec![7; threat::N_THREAT], vec![-5; threat::N_THREAT]];
+        let tables = EvalTables::new(values);
+        let mut b = Board::new(15, 15, Rule::FREESTYLE).unwrap();
+        for (x, y) in [(7, 7), (8, 8), (6, 7)] {
+            b.make_move(Pos::new(x, y));
+        }
+        b.set_cell_values(Arc::clone(tables.for_rule(b.rule().kind)));
+        // White to move: the linear evaluation plus White's threat value (cells are zero).
+        assert_eq!(evaluate(&b), evaluate_linear(&b) - 5);
+        b.undo();
+        assert_eq!(evaluate(&b), evaluate_linear(&b) + 7);
+    }
 
     #[test]
     fn own_shape_is_good_for_the_mover() {

@@ -12,6 +12,7 @@ use crate::engine::swap2::{static_reply, Swap2Budget, Swap2Reply};
 use crate::engine::{
     hash_bytes_for_settings, limits_for, Answer, Engine, EngineEvent, Notify, Settings,
 };
+use crate::eval;
 use crate::search::{self, pick_simple_move, SearchResult};
 
 /// Hash size the searcher starts with; the real size is set before the first search, so that
@@ -431,6 +432,10 @@ impl<W: Write> Session<W> {
             self.set_tunable(name, value);
             return;
         }
+        if key == "eval_file" {
+            self.load_eval_file(value);
+            return;
+        }
         let s = &mut self.settings;
         let num = parse_i64("INFO", value);
         let Ok(v) = num else {
@@ -470,6 +475,18 @@ impl<W: Write> Session<W> {
         }
         if let Err(e) = search::set_tunable(name, value) {
             self.error(&format!("INFO tune_{name}: {e}"));
+        }
+    }
+
+    /// `INFO eval_file <path>`: makes the learned evaluation tables of a file (written by
+    /// `pentad-tools train-eval`) current; `INFO eval_file builtin` goes back to the built-in
+    /// ones. A file that cannot be read or parsed gets an ERROR line and the tables in use
+    /// stay. The next search uses the new tables.
+    fn load_eval_file(&mut self, path: &str) {
+        if path.eq_ignore_ascii_case("builtin") {
+            eval::tables::set_current(eval::tables::builtin());
+        } else if let Err(e) = eval::tables::load_file(std::path::Path::new(path)) {
+            self.error(&format!("INFO eval_file: {e:#}"));
         }
     }
 

@@ -5,10 +5,13 @@
 mod analyse;
 mod board_speed;
 mod eval_tune;
+mod label;
 mod openings;
+mod positions;
 mod progress;
 mod tactics;
 mod timing;
+mod train_eval;
 mod vct_check;
 
 use clap::{Parser, Subcommand};
@@ -30,6 +33,10 @@ enum Command {
     Openings(openings::Args),
     /// Fit the evaluation weights to recorded game results (Texel method).
     EvalTune(eval_tune::Args),
+    /// Turn recorded games into training positions with search scores.
+    Label(label::Args),
+    /// Fit the learned evaluation tables to training positions.
+    TrainEval(train_eval::Args),
     /// Re-prove every win the VCT solver claims on recorded games.
     VctCheck(vct_check::Args),
     /// Search a position and the replies to some candidate moves.
@@ -54,6 +61,8 @@ fn main() {
         Command::Tactics(a) => tactics::run(a),
         Command::Openings(a) => openings::run(a),
         Command::EvalTune(a) => eval_tune::run(a),
+        Command::Label(a) => label::run(a),
+        Command::TrainEval(a) => train_eval::run(a),
         Command::VctCheck(a) => vct_check::run(a),
         Command::Analyse(a) => analyse::run(a),
         Command::BoardSpeed(a) => board_speed::run(a),
