@@ -93,7 +93,7 @@ mod tests {
 
     #[test]
     fn own_shape_is_good_for_the_mover() {
-        for rule in [Rule::FREESTYLE, Rule::RENJU] {
+        for rule in [Rule::FREESTYLE] {
             let mut b = Board::new(15, 15, rule).unwrap();
             prepare(&mut b);
             // Black builds a three while White's stones are scattered.

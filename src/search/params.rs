@@ -158,6 +158,23 @@ tunables! {
     helper_vct_plies: u32 = 21, 3..=41, step 2;
     /// Node budget of the helper thread's VCT.
     helper_vct_nodes: u64 = 3_000_000, 10_000..=30_000_000, step 100_000;
+    /// Time: with only a turn limit, the optimum is this share of the maximum.
+    turn_only_optimum: f64 = 0.7, 0.3..=1.0, step 0.05;
+    /// Time: the maximum is at most this many optimums…
+    max_over_optimum: f64 = 4.0, 1.5..=8.0, step 0.25;
+    /// …and at most this share of the usable game clock.
+    max_fraction_of_left: f64 = 0.15, 0.05..=0.3, step 0.01;
+    /// Time: no new iteration starts past this share of the optimum (times the stability and
+    /// falling-score factors).
+    iteration_target_share: f64 = 0.6, 0.3..=1.2, step 0.05;
+    /// Time: the stability factor once the best move has not changed for several iterations.
+    settled_factor: f64 = 0.5, 0.2..=1.0, step 0.05;
+    /// Time: the root VCF solver stops at this share (percent) of the maximum.
+    root_vcf_time_pct: u64 = 20, 5..=60, step 5;
+    /// Time: the root VCT solver stops at this share (percent) of the maximum.
+    root_vct_time_pct: u64 = 35, 5..=80, step 5;
+    /// Time: the helper thread's VCT stops at this share (percent) of the maximum.
+    helper_vct_time_pct: u64 = 80, 10..=100, step 5;
 }
 
 /// Every tunable: name, kind, default, range and SPSA step, in table order. Its

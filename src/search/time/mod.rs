@@ -45,6 +45,7 @@
 use std::time::{Duration, Instant};
 
 use crate::core::Pos;
+use crate::search::params;
 use crate::search::score::{Score, MATE, MATE_BOUND};
 
 /// `timeout_turn` assumed when the manager never sent one (protocol default).
@@ -76,20 +77,9 @@ pub const EXPECTED_GAME_PLIES: i64 = 80;
 /// Moves [`moves_to_go`] adds to our share of the expected game length left, so that a game
 /// running longer than expected does not find the clock spent.
 pub const MOVES_TO_GO_EXTRA: i64 = 5;
-/// With a game clock, one move may use at most this multiple of its optimum…
-pub const MAX_OVER_OPTIMUM: f64 = 4.0;
-/// …and at most this fraction of the usable time left.
-pub const MAX_FRACTION_OF_LEFT: f64 = 0.15;
-/// With only a turn limit, the optimum is this fraction of the hard maximum.
-pub const TURN_ONLY_OPTIMUM: f64 = 0.7;
 
-/// The iteration target starts from this share of the optimum, before the stability and
-/// falling-score factors.
-pub const ITERATION_TARGET_SHARE: f64 = 0.6;
 /// Depth from which a best move unchanged over the recent iterations counts as settled.
 pub const SETTLED_DEPTH: u32 = 6;
-/// Target factor for a settled best move (see [`SETTLED_DEPTH`]).
-pub const SETTLED_FACTOR: f64 = 0.5;
 /// Target factor by the number of best-move changes in the recent iterations: 0, 1, 2, and
 /// 3 or more (no change below [`SETTLED_DEPTH`] takes the first).
 pub const STABILITY_FACTORS: [f64; 4] = [0.7, 1.0, 1.4, 1.8];
@@ -114,12 +104,6 @@ pub const ONLY_MOVE_DEPTH: u32 = 4;
 /// this many: deeper iterations would find the same mate.
 pub const PROVEN_MATE_EXTRA_PLIES: Score = 2;
 
-/// The root VCF solver stops at this share (percent) of the maximum time.
-pub const ROOT_VCF_TIME_PCT: u64 = 20;
-/// The root VCT solver stops at this share (percent) of the maximum time (from search start).
-pub const ROOT_VCT_TIME_PCT: u64 = 35;
-/// The helper thread's VCT stops at this share (percent) of the maximum time.
-pub const HELPER_VCT_TIME_PCT: u64 = 80;
 /// The root VCF solver's node budget is at most this many nodes per ms of the maximum.
 pub const ROOT_VCF_NODES_PER_MS: u64 = 60;
 /// The root VCT solver's node budget is at most this many nodes per ms of the maximum.
@@ -252,7 +236,7 @@ fn turn_budget(turn_ms: i64) -> (u64, u64) {
         (0, instant_max(turn_ms))
     } else {
         let max = max as u64;
-        ((max as f64 * TURN_ONLY_OPTIMUM) as u64, max)
+        ((max as f64 * params::turn_only_optimum()) as u64, max)
     }
 }
 
@@ -266,7 +250,8 @@ fn game_budget(left_ms: i64, empty_cells: usize, move_number: usize) -> (u64, u6
     let may_last = mtg.max((empty_cells as i64 + 1) / 2);
     let usable = (left_ms - safety_margin_ms(left_ms) - MOVE_OVERHEAD_MS * may_last).max(0);
     let opt = usable as f64 / mtg as f64;
-    let max = (opt * MAX_OVER_OPTIMUM).min(usable as f64 * MAX_FRACTION_OF_LEFT);
+    let max =
+        (opt * params::max_over_optimum()).min(usable as f64 * params::max_fraction_of_left());
     (opt as u64, (max as u64).max(INSTANT_FLOOR_MS))
 }
 
@@ -344,7 +329,7 @@ impl TimeManager {
 
     /// The time (ms) after which no new iteration starts, given the iterations so far; `None`
     /// without an optimum. With a binding turn limit: [`TURN_BOUND_DEEPEN_PCT`] of the
-    /// maximum. Otherwise [`ITERATION_TARGET_SHARE`] of the optimum, scaled down while the
+    /// maximum. Otherwise `iteration_target_share` of the optimum, scaled down while the
     /// best move is stable and up while it changes ([`STABILITY_FACTORS`]) or the score falls
     /// ([`FALLING_SCORE_SPAN`]), never past [`NEXT_ITERATION_MAX_PCT`] of the maximum.
     pub fn iteration_target_ms(&self, it: &IterationState) -> Option<u64> {
@@ -353,12 +338,13 @@ impl TimeManager {
             return Some(m * TURN_BOUND_DEEPEN_PCT / 100);
         }
         let stability = match it.best_move_changes() {
-            0 if it.depth() >= SETTLED_DEPTH => SETTLED_FACTOR,
+            0 if it.depth() >= SETTLED_DEPTH => params::settled_factor(),
             changes => STABILITY_FACTORS[(changes as usize).min(STABILITY_FACTORS.len() - 1)],
         };
         let drop = it.score_drop().clamp(0, FALLING_SCORE_SPAN);
         let falling = 1.0 + f64::from(drop) / f64::from(FALLING_SCORE_SPAN);
-        let target = (optimum as f64 * ITERATION_TARGET_SHARE * stability * falling) as u64;
+        let target =
+            (optimum as f64 * params::iteration_target_share() * stability * falling) as u64;
         Some(
             self.maximum
                 .map_or(target, |m| target.min(m * NEXT_ITERATION_MAX_PCT / 100)),
@@ -410,9 +396,9 @@ impl Solver {
     /// The share (percent) of the maximum after which the solver stops.
     fn time_pct(self) -> u64 {
         match self {
-            Solver::RootVcf => ROOT_VCF_TIME_PCT,
-            Solver::RootVct => ROOT_VCT_TIME_PCT,
-            Solver::HelperVct => HELPER_VCT_TIME_PCT,
+            Solver::RootVcf => params::root_vcf_time_pct(),
+            Solver::RootVct => params::root_vct_time_pct(),
+            Solver::HelperVct => params::helper_vct_time_pct(),
         }
     }
 
