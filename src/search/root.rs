@@ -11,7 +11,7 @@ use crate::board::Board;
 use crate::core::Pos;
 
 use super::budget::Budget;
-use super::limits::SearchLimits;
+use super::limits::{SearchLimits, FULL_STRENGTH};
 use super::movegen;
 use super::params::*;
 use super::pvs::{RootMove, Shared, Worker};
@@ -20,7 +20,6 @@ use super::score::{mate_in, Score, MATE, MATE_BOUND};
 use super::smp::{self, InFlight};
 use super::time::{IterationState, Solver};
 use super::tt::TTable;
-use super::FULL_STRENGTH;
 use super::{vcf, vct};
 
 /// Ordered legal root moves (never empty when a legal move exists).
