@@ -19,6 +19,8 @@ mod incr;
 mod movegen;
 mod pattern;
 mod queries;
+#[cfg(test)]
+mod testutil;
 mod values;
 
 pub use bench::{bench_fixed_rounds, bench_move_undo};

@@ -193,22 +193,8 @@ fn on_line_within(a: Pos, b: Pos, reach: i32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::testutil::{at, setup};
     use crate::core::Rule;
-
-    fn at(s: &str) -> Pos {
-        Pos::from_human(s).expect("bad point")
-    }
-
-    fn setup(rule: Rule, black: &str, white: &str, side: Color) -> Board {
-        let mut b = Board::new(15, 15, rule).unwrap();
-        for (c, list) in [(Color::Black, black), (Color::White, white)] {
-            for s in list.split_whitespace() {
-                b.make_move_as(at(s), c);
-            }
-        }
-        b.set_side_to_move(side);
-        b
-    }
 
     fn generated(b: &mut Board, c: Color, kind: GenKind) -> Vec<(Pos, Pattern4)> {
         let hash = b.hash();

@@ -130,23 +130,8 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::testutil::{at, setup};
     use crate::core::Rule;
-
-    fn at(s: &str) -> Pos {
-        Pos::from_human(s).expect("bad point")
-    }
-
-    /// A board with the given stones of each colour and `side` to move.
-    fn setup(rule: Rule, black: &str, white: &str, side: Color) -> Board {
-        let mut b = Board::new(15, 15, rule).unwrap();
-        for (c, list) in [(Color::Black, black), (Color::White, white)] {
-            for s in list.split_whitespace() {
-                b.make_move_as(at(s), c);
-            }
-        }
-        b.set_side_to_move(side);
-        b
-    }
 
     #[test]
     fn threat_classifies_fives_and_open_fours() {

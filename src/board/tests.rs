@@ -1,10 +1,7 @@
 //! Unit tests of the board: wins, hash, patterns, forbidden points, candidates.
 
+use super::testutil::at;
 use super::*;
-
-fn at(s: &str) -> Pos {
-    Pos::from_human(s).expect("bad point")
-}
 
 #[test]
 fn five_wins_per_rule() {
