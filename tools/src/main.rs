@@ -5,10 +5,12 @@
 mod analyse;
 mod board_speed;
 mod eval_tune;
+mod games_file;
 mod label;
 mod openings;
 mod positions;
 mod progress;
+mod selfplay;
 mod tactics;
 mod timing;
 mod train_eval;
@@ -33,6 +35,8 @@ enum Command {
     Openings(openings::Args),
     /// Fit the evaluation weights to recorded game results (Texel method).
     EvalTune(eval_tune::Args),
+    /// Play training games in this process (resumable), with search scores.
+    Selfplay(selfplay::Args),
     /// Turn recorded games into training positions with search scores.
     Label(label::Args),
     /// Fit the learned evaluation tables to training positions.
@@ -61,6 +65,7 @@ fn main() {
         Command::Tactics(a) => tactics::run(a),
         Command::Openings(a) => openings::run(a),
         Command::EvalTune(a) => eval_tune::run(a),
+        Command::Selfplay(a) => selfplay::run(a),
         Command::Label(a) => label::run(a),
         Command::TrainEval(a) => train_eval::run(a),
         Command::VctCheck(a) => vct_check::run(a),

@@ -111,6 +111,20 @@ impl Position {
     }
 }
 
+/// Reads a positions file, or a games file of `pentad-tools selfplay` (`games_file.rs`)
+/// expanded into its positions: a file whose first line has the games file's 7 fields is one.
+pub fn read_any(path: &str) -> Result<Vec<Position>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+    let first = text
+        .lines()
+        .find(|l| !l.trim().is_empty() && !l.starts_with('#'));
+    if first.is_some_and(|l| l.split_whitespace().count() == 7) {
+        let games = crate::games_file::read(path)?;
+        return Ok(games.iter().flat_map(|g| g.positions()).collect());
+    }
+    read(path)
+}
+
 /// Reads a positions file; the error names the line.
 pub fn read(path: &str) -> Result<Vec<Position>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;

@@ -19,7 +19,8 @@ use crate::progress::Progress;
 /// Options of `pentad-tools train-eval`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Positions files (`pentad-tools label` output), comma-separated or repeated.
+    /// Positions files (`pentad-tools label` output) or games files (`pentad-tools
+    /// selfplay` output), comma-separated or repeated.
     #[arg(long, required = true, value_delimiter = ',')]
     pub positions: Vec<String>,
     /// The tables file to write (load it with `INFO eval_file <path>`).
@@ -257,7 +258,7 @@ fn fit(samples: &[Sample], args: &Args, tied: bool, name: &str) -> FamilyValues 
 pub fn run(args: &Args) -> Result<()> {
     let mut all = Vec::new();
     for f in &args.positions {
-        all.extend(positions::read(f)?);
+        all.extend(positions::read_any(f)?);
     }
     let mut values = [FamilyValues::zero(), FamilyValues::zero()];
     for (f, family) in Family::ALL.iter().enumerate() {

@@ -1,0 +1,250 @@
+//! The games file of `pentad-tools selfplay`: one finished game per line, with the search
+//! score of every move the engine chose, so a game of 60 moves takes about 600 bytes instead
+//! of the 60 lines a positions file (`positions.rs`) would give it. `train-eval` reads it
+//! directly, expanding each game into its positions.
+//!
+//! Format (text, space-separated, `#` starts a comment line):
+//!
+//! ```text
+//! <id> <rule> <width>x<height> <result> <opening> <moves> <scores>
+//! 17 renju 15x15 1-0 4 h8,i9,j10,k11,h9,h10 35,-20
+//! ```
+//!
+//! `id` is the game's number in its run (games are reproducible from the run's seed and it);
+//! `result` is `1-0` (Black won), `0-1` or `1/2-1/2`; `opening` is how many of the moves were
+//! the opening (not searched); `moves` are all stones in `h8` notation, Black first; `scores`
+//! holds, for each searched move in order, the search score for the side that moved (mates
+//! clamped to ±29000), so there are `moves − opening` of them (`-` when there are none). A
+//! line is written whole when its game ends; a run that was killed may leave a last line
+//! without its newline, which the next run cuts off before it appends.
+
+use std::collections::HashSet;
+
+use anyhow::{bail, Context, Result};
+use pentad::core::{Color, Pos};
+
+use crate::positions::{rule_of, Position};
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    Win(Color),
+    Draw,
+}
+
+impl GameResult {
+    fn text(self) -> &'static str {
+        match self {
+            GameResult::Win(Color::Black) => "1-0",
+            GameResult::Win(_) => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    fn parse(s: &str) -> Option<GameResult> {
+        Some(match s {
+            "1-0" => GameResult::Win(Color::Black),
+            "0-1" => GameResult::Win(Color::White),
+            "1/2-1/2" => GameResult::Draw,
+            _ => return None,
+        })
+    }
+
+    /// The result for `side`: 1 won, 0 lost, 0.5 drawn.
+    pub fn for_side(self, side: Color) -> f32 {
+        match self {
+            GameResult::Win(w) if w == side => 1.0,
+            GameResult::Win(_) => 0.0,
+            GameResult::Draw => 0.5,
+        }
+    }
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameLine {
+    pub id: usize,
+    /// pentad-arena rule name.
+    pub rule: String,
+    pub width: usize,
+    pub height: usize,
+    pub result: GameResult,
+    pub opening_plies: usize,
+    pub moves: Vec<Pos>,
+    /// Search score of each searched move, for the side that played it.
+    pub scores: Vec<i32>,
+}
+
+impl GameLine {
+    /// The line of this game, newline included.
+    pub fn to_line(&self) -> String {
+        let moves: Vec<String> = self.moves.iter().map(|p| p.to_human()).collect();
+        let scores: Vec<String> = self.scores.iter().map(|s| s.to_string()).collect();
+        let scores = if scores.is_empty() {
+            "-".to_string()
+        } else {
+            scores.join(",")
+        };
+        format!(
+            "{} {} {}x{} {} {} {} {}\n",
+            self.id,
+            self.rule,
+            self.width,
+            self.height,
+            self.result.text(),
+            self.opening_plies,
+            moves.join(","),
+            scores
+        )
+    }
+
+    /// Parses one line of the format.
+    pub fn parse(line: &str) -> Result<GameLine> {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() != 7 {
+            bail!("expected 7 fields, found {}", f.len());
+        }
+        let id = f[0].parse().context("game id")?;
+        rule_of(f[1]).with_context(|| format!("unknown rule `{}`", f[1]))?;
+        let (w, h) = f[2].split_once('x').context("size must be WxH")?;
+        let result = GameResult::parse(f[3]).context("result must be 1-0, 0-1 or 1/2-1/2")?;
+        let opening_plies: usize = f[4].parse().context("opening length")?;
+        let moves = f[5]
+            .split(',')
+            .map(|m| Pos::from_human(m).with_context(|| format!("bad move `{m}`")))
+            .collect::<Result<Vec<Pos>>>()?;
+        let scores = match f[6] {
+            "-" => Vec::new(),
+            s => s
+                .split(',')
+                .map(|v| v.parse().with_context(|| format!("bad score `{v}`")))
+                .collect::<Result<Vec<i32>>>()?,
+        };
+        if opening_plies > moves.len() || scores.len() != moves.len() - opening_plies {
+            bail!(
+                "{} moves, {opening_plies} of opening, {} scores",
+                moves.len(),
+                scores.len()
+            );
+        }
+        Ok(GameLine {
+            id,
+            rule: f[1].to_string(),
+            width: w.parse().context("width")?,
+            height: h.parse().context("height")?,
+            result,
+            opening_plies,
+            moves,
+            scores,
+        })
+    }
+
+    /// The searched positions of the game, each with its score and the result for the side
+    /// to move.
+    pub fn positions(&self) -> Vec<Position> {
+        let rule = rule_of(&self.rule).expect("checked by parse");
+        (0..self.scores.len())
+            .map(|i| {
+                let ply = self.opening_plies + i;
+                let side = if ply.is_multiple_of(2) {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                Position {
+                    rule,
+                    width: self.width,
+                    height: self.height,
+                    result: self.result.for_side(side),
+                    score: self.scores[i],
+                    moves: self.moves[..ply].to_vec(),
+                }
+            })
+            .collect()
+    }
+}
+
+/// Reads a games file; the error names the line.
+pub fn read(path: &str) -> Result<Vec<GameLine>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(i, l)| GameLine::parse(l).with_context(|| format!("{path}:{}", i + 1)))
+        .collect()
+}
+
+/// Makes `path` ready to be appended to by a resumed run: cuts off a last line without its
+/// newline (a game whose writing was interrupted) and returns the ids of the games it holds.
+/// A missing file is an empty run; a malformed complete line is an error (not overwritten).
+pub fn prepare_for_append(path: &str) -> Result<HashSet<usize>> {
+    let text = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashSet::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {path}")),
+    };
+    let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    if whole < text.len() {
+        let f = std::fs::OpenOptions::new().write(true).open(path)?;
+        f.set_len(whole as u64)?;
+        f.sync_all()?;
+    }
+    let text = std::str::from_utf8(&text[..whole]).with_context(|| format!("{path}: not UTF-8"))?;
+    let mut ids = HashSet::new();
+    for (i, l) in text.lines().enumerate() {
+        if l.trim().is_empty() || l.starts_with('#') {
+            continue;
+        }
+        let g = GameLine::parse(l).with_context(|| format!("{path}:{}", i + 1))?;
+        ids.insert(g.id);
+    }
+    Ok(ids)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> GameLine {
+        GameLine::parse("17 renju 15x15 1-0 4 h8,i9,j10,k11,h9,h10 35,-20").unwrap()
+    }
+
+    #[test]
+    fn lines_round_trip_and_bad_lines_are_refused() {
+        let g = sample();
+        assert_eq!(g.moves.len(), 6);
+        assert_eq!(GameLine::parse(g.to_line().trim_end()).unwrap(), g);
+        for bad in [
+            "17 renju 15x15 1-0 4 h8,i9,j10,k11,h9,h10 35",
+            "17 renju 15x15 2-0 4 h8,i9,j10,k11,h9,h10 35,-20",
+            "17 gomoku 15x15 1-0 4 h8,i9,j10,k11,h9,h10 35,-20",
+            "17 renju 15x15 1-0 7 h8,i9,j10,k11,h9,h10 -",
+            "x renju 15x15 1-0 4 h8,i9,j10,k11,h9,h10 35,-20",
+        ] {
+            assert!(GameLine::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn positions_carry_the_result_for_the_side_to_move() {
+        let p = sample().positions();
+        assert_eq!(p.len(), 2);
+        assert_eq!((p[0].moves.len(), p[0].result, p[0].score), (4, 1.0, 35));
+        assert_eq!((p[1].moves.len(), p[1].result, p[1].score), (5, 0.0, -20));
+    }
+
+    #[test]
+    fn an_interrupted_last_line_is_cut_off_before_resuming() {
+        let path = std::env::temp_dir().join(format!("pentad-games-{}", std::process::id()));
+        let path = path.to_str().unwrap().to_string();
+        let whole = sample().to_line();
+        std::fs::write(&path, format!("{whole}3 renju 15x15 1-0 4 h8,i9")).unwrap();
+        let ids = prepare_for_append(&path).unwrap();
+        assert_eq!(ids, HashSet::from([17]));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), whole);
+        std::fs::write(&path, "garbage line\n").unwrap();
+        assert!(prepare_for_append(&path).is_err());
+        std::fs::remove_file(&path).unwrap();
+        assert!(prepare_for_append(&path).unwrap().is_empty());
+    }
+}
