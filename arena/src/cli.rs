@@ -31,7 +31,8 @@ pub enum SprtModel {
 #[derive(Parser, Debug, Clone)]
 #[command(name = "pentad-arena", version)]
 pub struct Args {
-    /// Engine command line: `[name=NAME] [threads=N] PROGRAM [ARGS...]` (quote it); give two
+    /// Engine command line: `[name=NAME] [threads=N] [option.KEY=VALUE]... PROGRAM [ARGS...]`
+    /// (quote it; each option is sent as `INFO KEY VALUE` at game start); give two
     /// or more. Without `name=`, the name comes from ABOUT, else from the file name;
     /// `threads=` sets this engine's INFO thread_num (over --threads).
     #[arg(short = 'e', long = "engine", value_name = "CMD", required = true)]

@@ -12,16 +12,25 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 /// How to start one engine: its display name (if given) and its command line.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EngineSpec {
     /// `name=` from the command line, if given (else ABOUT's name, else the file name).
     pub name: Option<String>,
     /// `threads=` from the command line: this engine's `INFO thread_num` (over `--threads`).
     pub threads: Option<u32>,
+    /// `option.KEY=VALUE` words from the command line (as c-gomoku-cli's): each is sent as
+    /// `INFO KEY VALUE` after the match's own INFO lines at every game's start.
+    pub options: Vec<(String, String)>,
     /// The program to run.
     pub program: String,
     /// Its arguments.
     pub args: Vec<String>,
+}
+
+/// Whether `option.KEY=VALUE` makes one well-formed `INFO KEY VALUE` line.
+fn valid_option(key: &str, value: &str) -> bool {
+    let word = |w: &str| !w.is_empty() && !w.chars().any(|c| c.is_whitespace() || c.is_control());
+    word(key) && word(value)
 }
 
 /// Splits a command line into words as a POSIX shell does (`"..."` and `'...'` group
@@ -32,11 +41,12 @@ pub fn split_command_line(s: &str) -> Result<Vec<String>, String> {
 }
 
 impl EngineSpec {
-    /// Parses `[name=NAME] [threads=N] PROGRAM [ARGS...]`.
+    /// Parses `[name=NAME] [threads=N] [option.KEY=VALUE]... PROGRAM [ARGS...]`.
     pub fn parse(s: &str) -> Result<EngineSpec, String> {
         let mut words = split_command_line(s)?;
         let mut name = None;
         let mut threads = None;
+        let mut options = Vec::new();
         while let Some(first) = words.first() {
             if let Some(n) = first.strip_prefix("name=") {
                 if n.is_empty() {
@@ -50,6 +60,12 @@ impl EngineSpec {
                     _ => return Err(format!("threads= wants 1..=1024, got {t:?}")),
                 }
                 words.remove(0);
+            } else if let Some(o) = first.strip_prefix("option.") {
+                match o.split_once('=') {
+                    Some((k, v)) if valid_option(k, v) => options.push((k.into(), v.into())),
+                    _ => return Err(format!("option. wants KEY=VALUE (no spaces), got {o:?}")),
+                }
+                words.remove(0);
             } else {
                 break;
             }
@@ -61,6 +77,7 @@ impl EngineSpec {
         Ok(EngineSpec {
             name,
             threads,
+            options,
             program,
             args: words,
         })
@@ -383,7 +400,14 @@ mod tests {
         assert_eq!((s.threads, s.name.as_deref()), (Some(2), Some("t2")));
         assert_eq!(s.program, "prog");
         assert_eq!(EngineSpec::parse("prog").unwrap().threads, None);
+        let s = EngineSpec::parse("option.max_node=500 name=n prog option.x=1").unwrap();
+        assert_eq!(s.options, [("max_node".to_string(), "500".to_string())]);
+        assert_eq!(s.args, ["option.x=1"]);
         for bad in [
+            "option.max_node prog",
+            "option.=3 prog",
+            "option.k= prog",
+            "'option.k=a b' prog",
             "threads=0 prog",
             "threads=x prog",
             "threads= prog",

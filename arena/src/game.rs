@@ -234,6 +234,7 @@ fn start_engine(slot: &mut EngineSlot, cfg: &GameConfig) -> Result<(), Loss> {
         detail: format!("START failed: {e}"),
     };
     let threads = slot.spec.threads.or(cfg.threads);
+    let options = slot.spec.options.clone();
     let eng = slot.get(cfg.debug).map_err(crash)?;
     let start = if cfg.width == cfg.height {
         format!("START {}", cfg.width)
@@ -262,6 +263,7 @@ fn start_engine(slot: &mut EngineSlot, cfg: &GameConfig) -> Result<(), Loss> {
     if let Some(t) = threads {
         infos.push(format!("INFO thread_num {t}"));
     }
+    infos.extend(options.iter().map(|(k, v)| format!("INFO {k} {v}")));
     for line in infos {
         eng.send(&line).map_err(crash)?;
     }

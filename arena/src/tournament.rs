@@ -549,6 +549,7 @@ mod tests {
             threads: None,
             program: "x".into(),
             args: vec![],
+            ..Default::default()
         };
         let names = resolve_names(&[spec("P"), spec("P"), spec("Q"), spec("P")], false).unwrap();
         assert_eq!(names, vec!["P", "P-2", "Q", "P-3"]);

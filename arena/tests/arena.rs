@@ -20,6 +20,7 @@ fn te(args: &[&str]) -> EngineSpec {
         threads: None,
         program: TE.to_string(),
         args: args.iter().map(|s| s.to_string()).collect(),
+        ..Default::default()
     }
 }
 
@@ -651,4 +652,32 @@ fn per_engine_threads_override_the_global_setting() {
     };
     assert_eq!(thread_lines(&log_a), ["INFO thread_num 2"]);
     assert_eq!(thread_lines(&log_b), ["INFO thread_num 1"]);
+}
+
+#[test]
+fn engine_options_are_sent_as_info_lines_after_the_match_settings() {
+    let log = tmp("options.log");
+    let mut a = EngineSpec::parse(&format!(
+        "option.max_node=20000 option.tune_futility_margin=95 name=A {TE} --mode sane --log"
+    ))
+    .unwrap();
+    a.args.push(log.to_str().unwrap().to_string());
+    let b = EngineSpec {
+        name: Some("B".into()),
+        ..te(&["--mode", "sane"])
+    };
+    let _ = run(&base(vec![a, b], 1));
+    let text = std::fs::read_to_string(&log).unwrap();
+    let infos: Vec<&str> = text.lines().filter(|l| l.starts_with("INFO")).collect();
+    let at = |l: &str| {
+        infos
+            .iter()
+            .position(|x| *x == l)
+            .unwrap_or_else(|| panic!("{l}: {infos:?}"))
+    };
+    assert!(at("INFO rule 0") < at("INFO max_node 20000"), "{infos:?}");
+    assert_eq!(
+        at("INFO max_node 20000") + 1,
+        at("INFO tune_futility_margin 95")
+    );
 }

@@ -28,6 +28,7 @@ fn pentad(name: Option<&str>) -> EngineSpec {
         threads: None,
         program: pentad_program(),
         args: vec![],
+        ..Default::default()
     }
 }
 
@@ -67,6 +68,7 @@ fn real_engine_against_test_engine() {
                 threads: None,
                 program: TE.to_string(),
                 args: vec!["--mode".into(), "sane".into()],
+                ..Default::default()
             },
         ],
         2,

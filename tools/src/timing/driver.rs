@@ -62,6 +62,7 @@ impl Driver {
             threads: None,
             program: program.to_string(),
             args: vec![],
+            ..Default::default()
         };
         let started = Instant::now();
         let engine = Engine::spawn(&spec, "engine", show_stderr).map_err(|e| anyhow!("{e}"))?;
