@@ -11,6 +11,7 @@ mod openings;
 mod positions;
 mod progress;
 mod selfplay;
+mod spsa;
 mod tactics;
 mod timing;
 mod train_eval;
@@ -41,6 +42,8 @@ enum Command {
     Label(label::Args),
     /// Fit the learned evaluation tables to training positions.
     TrainEval(train_eval::Args),
+    /// Tune the search's tunables by SPSA through arena games (a `--features tune` build).
+    Spsa(spsa::Args),
     /// Re-prove every win the VCT solver claims on recorded games.
     VctCheck(vct_check::Args),
     /// Search a position and the replies to some candidate moves.
@@ -68,6 +71,7 @@ fn main() {
         Command::Selfplay(a) => selfplay::run(a),
         Command::Label(a) => label::run(a),
         Command::TrainEval(a) => train_eval::run(a),
+        Command::Spsa(a) => spsa::run(a),
         Command::VctCheck(a) => vct_check::run(a),
         Command::Analyse(a) => analyse::run(a),
         Command::BoardSpeed(a) => board_speed::run(a),
