@@ -40,8 +40,9 @@ enum Command {
     Selfplay(selfplay::Args),
     /// Turn recorded games into training positions with search scores.
     Label(label::Args),
-    /// Fit the learned evaluation tables to training positions.
-    TrainEval(train_eval::Args),
+    /// Fit the learned evaluation tables to training positions or self-play games.
+    #[command(alias = "train-eval")]
+    Train(train_eval::Args),
     /// Tune the search's tunables by SPSA through arena games (a `--features tune` build).
     Spsa(spsa::Args),
     /// Re-prove every win the VCT solver claims on recorded games.
@@ -70,7 +71,7 @@ fn main() {
         Command::EvalTune(a) => eval_tune::run(a),
         Command::Selfplay(a) => selfplay::run(a),
         Command::Label(a) => label::run(a),
-        Command::TrainEval(a) => train_eval::run(a),
+        Command::Train(a) => train_eval::run(a),
         Command::Spsa(a) => spsa::run(a),
         Command::VctCheck(a) => vct_check::run(a),
         Command::Analyse(a) => analyse::run(a),

@@ -111,18 +111,28 @@ impl Position {
     }
 }
 
-/// Reads a positions file, or a games file of `pentad-tools selfplay` (`games_file.rs`)
-/// expanded into its positions: a file whose first line has the games file's 7 fields is one.
-pub fn read_any(path: &str) -> Result<Vec<Position>> {
+/// Consecutive lines of a positions file taken as one game when it is split into games
+/// (a positions file does not mark where games end; `label` writes about this many a game).
+pub const POSITIONS_PER_GAME: usize = 40;
+
+/// Reads a positions file, or a games file of `pentad-tools selfplay` (`games_file.rs`),
+/// as games: a games file's lines are its games expanded into their positions; a positions
+/// file's lines are taken `POSITIONS_PER_GAME` at a time. A file whose first line has the
+/// games file's 7 fields is a games file.
+pub fn read_games(path: &str) -> Result<Vec<Vec<Position>>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
     let first = text
         .lines()
         .find(|l| !l.trim().is_empty() && !l.starts_with('#'));
     if first.is_some_and(|l| l.split_whitespace().count() == 7) {
         let games = crate::games_file::read(path)?;
-        return Ok(games.iter().flat_map(|g| g.positions()).collect());
+        return Ok(games.iter().map(|g| g.positions()).collect());
     }
-    read(path)
+    let all = read(path)?;
+    Ok(all
+        .chunks(POSITIONS_PER_GAME)
+        .map(<[Position]>::to_vec)
+        .collect())
 }
 
 /// Reads a positions file; the error names the line.

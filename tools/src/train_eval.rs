@@ -1,10 +1,11 @@
-//! `pentad-tools train-eval`: fits the learned evaluation tables (`src/eval/tables.rs`) to
+//! `pentad-tools train` (alias `train-eval`): fits the learned evaluation tables (`src/eval/tables.rs`) to
 //! training positions (`positions.rs`). The tables add to the linear evaluation, so the fit
 //! starts from zero tables (the linear evaluation alone) and pulls every entry back towards
 //! zero (L2); the target blends the game's result with the search score, and the loss is
-//! the logistic cross-entropy of `sigmoid(eval / scale)`. Every tenth block of 40 positions
-//! (about one game) is held out and its loss printed per report. Deterministic: no
-//! randomness, a fixed split over two threads.
+//! the logistic cross-entropy of `sigmoid(eval / scale)`. Every step is one full pass over
+//! the training positions (full-batch Adam). One game in ten, chosen by `--seed`, is held
+//! out, and its loss printed with the training loss every `REPORT_EVERY` passes. The same
+//! data, seed and `--threads` give the same tables.
 
 use anyhow::{bail, Result};
 use pentad::board::{Board, N_PCODES};
@@ -16,7 +17,7 @@ use pentad::eval::{evaluate_linear, EVAL_LIMIT};
 use crate::positions::{self, Position};
 use crate::progress::Progress;
 
-/// Options of `pentad-tools train-eval`.
+/// Options of `pentad-tools train`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Positions files (`pentad-tools label` output) or games files (`pentad-tools
@@ -38,6 +39,12 @@ pub struct Args {
     /// Adam step size, in evaluation units.
     #[arg(long, default_value_t = 2.0)]
     pub rate: f64,
+    /// Seed of the choice of held-out games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads computing the gradient.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
 }
 
 /// Parameter layout of a family: cells of Black, of White; threat values with Black, with
@@ -53,7 +60,7 @@ const MIN_POSITIONS: usize = 1000;
 /// Logistic scales tried for the linear evaluation (the best one is kept).
 const SCALES: [f64; 8] = [150.0, 200.0, 250.0, 300.0, 350.0, 400.0, 500.0, 600.0];
 /// Iterations between two loss reports.
-const REPORT_EVERY: usize = 50;
+const REPORT_EVERY: usize = 10;
 
 /// One position as the model sees it.
 struct Sample {
@@ -110,7 +117,7 @@ fn features(b: &Board, before: &[[f32; 2]], tied: bool) -> Vec<(u32, f32)> {
 
 /// The sample of one position, or `None` when it is not quiet (a five or an open four to
 /// play, or the opponent's five to block: the search decides those without evaluating).
-fn sample(p: &Position, index: usize) -> Result<Option<Sample>> {
+fn sample(p: &Position, held_out: bool) -> Result<Option<Sample>> {
     use pentad::board::Pattern4::{Five, Flex4};
     let mut b = p.board()?;
     let me = b.side_to_move();
@@ -128,8 +135,17 @@ fn sample(p: &Position, index: usize) -> Result<Option<Sample>> {
         x: features(&now_board, &before, p.rule.kind != RuleKind::Renju),
         result: f64::from(p.result),
         score: f64::from(p.score),
-        held_out: index.is_multiple_of(HOLD_OUT),
+        held_out,
     }))
+}
+
+/// Whether game number `game` is held out: one game in `HOLD_OUT`, chosen by `seed`.
+fn is_held_out(seed: u64, game: usize) -> bool {
+    let mut h = seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h ^= h >> 31;
+    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^= h >> 29;
+    h.is_multiple_of(HOLD_OUT as u64)
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -159,9 +175,9 @@ fn loss(samples: &[Sample], targets: &[f64], w: &[f64], k: f64, held: bool) -> f
     sum / n.max(1) as f64
 }
 
-/// The training samples' mean gradient, on two threads.
-fn gradient(samples: &[Sample], targets: &[f64], w: &[f64], k: f64) -> Vec<f64> {
-    let half = samples.len().div_ceil(2).max(1);
+/// The training samples' mean gradient, on `threads` threads (summed in a fixed order).
+fn gradient(samples: &[Sample], targets: &[f64], w: &[f64], k: f64, threads: usize) -> Vec<f64> {
+    let half = samples.len().div_ceil(threads.max(1)).max(1);
     let parts: Vec<(Vec<f64>, usize)> = std::thread::scope(|sc| {
         let handles: Vec<_> = samples
             .chunks(half)
@@ -219,7 +235,7 @@ fn fit(samples: &[Sample], args: &Args, tied: bool, name: &str) -> FamilyValues 
     let (mut m, mut v) = (vec![0.0; N_PARAMS], vec![0.0; N_PARAMS]);
     let (b1, b2) = (0.9f64, 0.999f64);
     for t in 1..=args.iters {
-        let g = gradient(samples, &targets, &w, k);
+        let g = gradient(samples, &targets, &w, k, args.threads);
         for i in 0..N_PARAMS {
             let gi = g[i] + args.lambda * w[i] / 1000.0;
             m[i] = b1 * m[i] + (1.0 - b1) * gi;
@@ -256,16 +272,17 @@ fn fit(samples: &[Sample], args: &Args, tied: bool, name: &str) -> FamilyValues 
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let mut all = Vec::new();
+    let mut games = Vec::new();
     for f in &args.positions {
-        all.extend(positions::read_any(f)?);
+        games.extend(positions::read_games(f)?);
     }
     let mut values = [FamilyValues::zero(), FamilyValues::zero()];
     for (f, family) in Family::ALL.iter().enumerate() {
         let mut samples = Vec::new();
-        for (i, p) in all.iter().enumerate() {
-            if Family::of(p.rule.kind) == *family {
-                if let Some(s) = sample(p, i / 40)? {
+        for (g, game) in games.iter().enumerate() {
+            let held_out = is_held_out(args.seed, g);
+            for p in game.iter().filter(|p| Family::of(p.rule.kind) == *family) {
+                if let Some(s) = sample(p, held_out)? {
                     samples.push(s);
                 }
             }
