@@ -29,6 +29,7 @@ pub const EVAL_LIMIT: i32 = 20_000;
 pub fn prepare(board: &mut Board) {
     let tables = tables::current();
     board.set_cell_values(tables.for_rule(board.rule().kind).clone());
+    board.set_order_values(tables.order_for_rule(board.rule().kind));
 }
 
 /// Static evaluation of `board` for the side to move ([`prepare`] must have installed the

@@ -11,6 +11,10 @@
 //! cells white  <N_PCODES integers>
 //! threat black <N_THREAT integers>   # value when Black is to move, by threat index
 //! threat white <N_THREAT integers>
+//! order own black <N_PCODES integers>   # optional, all four rows or none: learned move
+//! order own white <N_PCODES integers>   # ordering, by colour to move, of a point's own
+//! order opp black <N_PCODES integers>   # pattern code and of the opponent's
+//! order opp white <N_PCODES integers>
 //! family gomoku
 //! ...
 //! ```
@@ -23,7 +27,7 @@ use std::sync::{Arc, OnceLock, RwLock};
 use anyhow::{bail, Context, Result};
 
 use super::threat::N_THREAT;
-use crate::board::{CellValues, N_PCODES};
+use crate::board::{CellValues, OrderValues, N_PCODES};
 use crate::core::{Color, RuleKind};
 
 /// Magic first line of a tables file.
@@ -66,6 +70,10 @@ pub struct FamilyValues {
     pub cells: [Vec<i16>; 2],
     /// `threat[side to move][threat index]`.
     pub threat: [Vec<i16>; 2],
+    /// Move ordering: `order_own[mover][pcode]` of the mover's own code at a point,
+    /// `order_opp[mover][pcode]` of the opponent's code there; all zero: none.
+    pub order_own: [Vec<i16>; 2],
+    pub order_opp: [Vec<i16>; 2],
 }
 
 impl FamilyValues {
@@ -74,7 +82,35 @@ impl FamilyValues {
         FamilyValues {
             cells: [vec![0; N_PCODES], vec![0; N_PCODES]],
             threat: [vec![0; N_THREAT], vec![0; N_THREAT]],
+            order_own: [vec![0; N_PCODES], vec![0; N_PCODES]],
+            order_opp: [vec![0; N_PCODES], vec![0; N_PCODES]],
         }
+    }
+
+    /// Whether the evaluation part (cells and threats) is all zero.
+    pub fn evaluation_is_zero(&self) -> bool {
+        self.cells
+            .iter()
+            .chain(&self.threat)
+            .flatten()
+            .all(|&v| v == 0)
+    }
+
+    /// Whether the move-ordering part is all zero.
+    pub fn order_is_zero(&self) -> bool {
+        self.order_own
+            .iter()
+            .chain(&self.order_opp)
+            .flatten()
+            .all(|&v| v == 0)
+    }
+
+    /// The board-ready ordering tables, `None` when all zero.
+    pub fn to_order_values(&self) -> Option<Arc<OrderValues>> {
+        if self.order_is_zero() {
+            return None;
+        }
+        OrderValues::new(self.order_own.clone(), self.order_opp.clone()).map(Arc::new)
     }
 
     /// The board-ready table: expanded cell values carrying the threat values (Black's
@@ -92,6 +128,7 @@ pub struct EvalTables {
     /// Plain values, by family in [`Family::ALL`] order.
     pub values: [FamilyValues; 2],
     ready: [Arc<CellValues>; 2],
+    order: [Option<Arc<OrderValues>>; 2],
 }
 
 impl EvalTables {
@@ -99,13 +136,18 @@ impl EvalTables {
     /// of its rules keep no value sum and the evaluation skips the learned part.
     pub fn new(values: [FamilyValues; 2]) -> EvalTables {
         let ready = std::array::from_fn(|f| {
-            if values[f] == FamilyValues::zero() {
+            if values[f].evaluation_is_zero() {
                 CellValues::zero()
             } else {
                 Arc::new(values[f].to_cell_values())
             }
         });
-        EvalTables { values, ready }
+        let order = std::array::from_fn(|f| values[f].to_order_values());
+        EvalTables {
+            values,
+            ready,
+            order,
+        }
     }
 
     /// All-zero tables: the evaluation is the linear one alone.
@@ -122,7 +164,7 @@ impl EvalTables {
         if lines.next() != Some(MAGIC) {
             bail!("not a Pentad evaluation file (first line must be `{MAGIC}`)");
         }
-        let mut tokens = lines.flat_map(str::split_whitespace);
+        let mut tokens = lines.flat_map(str::split_whitespace).peekable();
         let mut values = [FamilyValues::zero(), FamilyValues::zero()];
         for (f, family) in Family::ALL.iter().enumerate() {
             expect(&mut tokens, &["family", family.name()])?;
@@ -135,6 +177,18 @@ impl EvalTables {
                     match what {
                         "cells" => values[f].cells[c] = row,
                         _ => values[f].threat[c] = row,
+                    }
+                }
+            }
+            if tokens.peek() == Some(&"order") {
+                for (part, colour) in ORDER_ROWS {
+                    expect(&mut tokens, &["order", part, colour])?;
+                    let c = usize::from(colour == "white");
+                    let row = read_values(&mut tokens, N_PCODES)
+                        .with_context(|| format!("{} order {part} {colour}", family.name()))?;
+                    match part {
+                        "own" => values[f].order_own[c] = row,
+                        _ => values[f].order_opp[c] = row,
                     }
                 }
             }
@@ -155,16 +209,28 @@ impl EvalTables {
                 ("threat", &self.values[f].threat),
             ] {
                 for (c, colour) in ["black", "white"].iter().enumerate() {
-                    out += &format!("{what} {colour}");
-                    for (i, v) in rows[c].iter().enumerate() {
-                        out += if i % 20 == 0 { "\n" } else { " " };
-                        out += &v.to_string();
-                    }
-                    out += "\n";
+                    out += &row_text(&format!("{what} {colour}"), &rows[c]);
+                }
+            }
+            let v = &self.values[f];
+            if !v.order_is_zero() {
+                for (part, colour) in ORDER_ROWS {
+                    let c = usize::from(colour == "white");
+                    let row = if part == "own" {
+                        &v.order_own
+                    } else {
+                        &v.order_opp
+                    };
+                    out += &row_text(&format!("order {part} {colour}"), &row[c]);
                 }
             }
         }
         out
+    }
+
+    /// The board-ready move-ordering tables of a rule (`None`: none).
+    pub fn order_for_rule(&self, kind: RuleKind) -> Option<Arc<OrderValues>> {
+        self.order[Family::of(kind) as usize].clone()
     }
 
     /// The board-ready table of a rule.
@@ -185,6 +251,24 @@ impl EvalTables {
             .get(me.index() * N_THREAT + index)
             .map_or(0, |&v| i32::from(v))
     }
+}
+
+/// The optional ordering rows of a family, in file order.
+const ORDER_ROWS: [(&str, &str); 4] = [
+    ("own", "black"),
+    ("own", "white"),
+    ("opp", "black"),
+    ("opp", "white"),
+];
+
+/// One table row in the file format: its heading, then 20 values a line.
+fn row_text(heading: &str, row: &[i16]) -> String {
+    let mut out = heading.to_string();
+    for (i, v) in row.iter().enumerate() {
+        out += if i % 20 == 0 { "\n" } else { " " };
+        out += &v.to_string();
+    }
+    out + "\n"
 }
 
 fn expect<'a>(tokens: &mut impl Iterator<Item = &'a str>, want: &[&str]) -> Result<()> {
@@ -270,6 +354,39 @@ mod tests {
             zero.for_rule(RuleKind::Freestyle),
             &CellValues::zero()
         ));
+    }
+
+    #[test]
+    fn ordering_rows_are_optional_and_reach_the_board() {
+        use crate::core::{Pos, Rule};
+        let zero = EvalTables::zero();
+        assert!(zero.order_for_rule(RuleKind::Renju).is_none());
+        assert!(!zero.to_text().contains("order"));
+        let mut values = [FamilyValues::zero(), FamilyValues::zero()];
+        let mut b = crate::board::Board::new(15, 15, Rule::RENJU).unwrap();
+        b.make_move(Pos::new(7, 7));
+        let p = Pos::new(8, 8);
+        let [pb, pw] = b.cell_pcodes(p);
+        values[0].order_own[1][pw] = 30;
+        values[0].order_opp[1][pb] += 12;
+        let t = EvalTables::parse(&EvalTables::new(values).to_text()).expect("written tables");
+        assert!(t.values[0].evaluation_is_zero() && !t.values[0].order_is_zero());
+        assert!(Arc::ptr_eq(
+            t.for_rule(RuleKind::Renju),
+            &CellValues::zero()
+        ));
+        assert!(t.order_for_rule(RuleKind::Freestyle).is_none());
+        assert_eq!(b.order_value(p, crate::core::Color::White), 0);
+        b.set_order_values(t.order_for_rule(RuleKind::Renju));
+        assert_eq!(b.order_value(p, crate::core::Color::White), 42);
+        let text = t.to_text();
+        let cut = text.find("order opp black").unwrap();
+        let gomoku = text.find("family gomoku").unwrap();
+        let half = format!("{}{}", &text[..cut], &text[gomoku..]);
+        let err = EvalTables::parse(&half)
+            .err()
+            .expect("half the ordering rows");
+        assert!(format!("{err:#}").contains("expected `order`"), "{err:#}");
     }
 
     #[test]

@@ -130,6 +130,15 @@ impl Searcher {
     }
 }
 
+/// The root's move list as the tree search orders it: every move it would search in this
+/// position (the threat decides which), with its ordering score (higher first). For tools
+/// that study or fit the ordering.
+pub fn ordered_moves(board: &Board) -> Vec<(Pos, i32)> {
+    let mut out = Vec::new();
+    movegen::generate_root(board, board.threat(), &mut out);
+    out
+}
+
 /// A legal move without search, for when there is no time to search: see
 /// [`Board::simple_move`].
 pub fn pick_simple_move(board: &Board) -> Pos {

@@ -2,7 +2,8 @@
 //! threat the side to move faces, each move scored for ordering.
 //!
 //! Against a five only its block is generated; against an open three the defences plus own
-//! fours; otherwise every candidate, ordered by the pattern values of both colours.
+//! fours; otherwise every candidate, ordered by the pattern values of both colours plus the
+//! learned ordering values when the tables in use have them (`eval::tables`).
 
 use crate::board::{Board, GenKind, Pattern4, Threat};
 use crate::core::{Color, Pos};
@@ -25,7 +26,7 @@ fn cell_order(board: &Board, p: Pos, me: Color, a: Pattern4) -> i32 {
     if a >= Pattern4::Block4 || d >= Pattern4::Block4Flex3 {
         s += FORCING_ORDER;
     }
-    s
+    s + board.order_value(p, me)
 }
 
 /// Moves for the side to move at an inner node facing `threat`, with ordering scores.

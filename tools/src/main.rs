@@ -15,6 +15,7 @@ mod spsa;
 mod tactics;
 mod timing;
 mod train_eval;
+mod train_order;
 mod vct_check;
 
 use clap::{Parser, Subcommand};
@@ -43,6 +44,8 @@ enum Command {
     /// Fit the learned evaluation tables to training positions or self-play games.
     #[command(alias = "train-eval")]
     Train(train_eval::Args),
+    /// Fit the learned move-ordering rows to the moves chosen in self-play games.
+    TrainOrder(train_order::Args),
     /// Tune the search's tunables by SPSA through arena games (a `--features tune` build).
     Spsa(spsa::Args),
     /// Re-prove every win the VCT solver claims on recorded games.
@@ -72,6 +75,7 @@ fn main() {
         Command::Selfplay(a) => selfplay::run(a),
         Command::Label(a) => label::run(a),
         Command::Train(a) => train_eval::run(a),
+        Command::TrainOrder(a) => train_order::run(a),
         Command::Spsa(a) => spsa::run(a),
         Command::VctCheck(a) => vct_check::run(a),
         Command::Analyse(a) => analyse::run(a),
