@@ -6,6 +6,7 @@
 //! search), `watchdog` (the backstop of the time limit), `swap2` (Swap2 opening decisions).
 
 mod slot;
+pub mod soosorv;
 pub mod swap2;
 mod watchdog;
 
@@ -16,8 +17,11 @@ use std::thread;
 use crate::board::Board;
 use crate::search::memory::hash_bytes_for;
 use crate::search::time::{TimeControl, TimeManager};
-use crate::search::{SearchLimits, SearchReport, SearchResult, Searcher, SEARCH_STACK_BYTES};
+use crate::search::{
+    RootEvent, SearchLimits, SearchReport, SearchResult, Searcher, SEARCH_STACK_BYTES,
+};
 use slot::SearcherSlot;
+use soosorv::{SoosorvQuestion, SoosorvReply};
 use swap2::{Swap2Budget, Swap2Reply};
 use watchdog::Answering;
 
@@ -44,6 +48,8 @@ pub struct Settings {
     pub strength: u8,
     /// `game_type` (0 human, 1 brain, 2 tournament, 3 network tournament).
     pub game_type: i64,
+    /// `pondering` (Yixin-Board): think on the opponent's time after our move.
+    pub pondering: bool,
 }
 
 impl Default for Settings {
@@ -59,6 +65,7 @@ impl Default for Settings {
             max_nodes: 0,
             strength: 100,
             game_type: 1,
+            pondering: false,
         }
     }
 }
@@ -107,6 +114,8 @@ pub enum Answer {
     Move(SearchResult),
     /// The Swap2 decision; `None` when the position has no legal Swap2 answer.
     Swap2(Option<Swap2Reply>),
+    /// A Soosõrv-N step's decision; `None` when the position does not fit the step.
+    Soosorv(Option<SoosorvReply>),
 }
 
 /// What the search thread sends back.
@@ -114,20 +123,37 @@ pub enum Answer {
 pub enum EngineEvent {
     /// One completed iteration (or one line of a multi-PV set) of a move search.
     Report(SearchReport),
+    /// What happens to a root move during an iteration (only from [`Engine::go_live`], and
+    /// only once the search has run [`LIVE_EVENTS_AFTER_MS`]).
+    Root(RootEvent),
     /// The search ended: its answer, or why there is none (a panic, or an overrun before
     /// any answer; the protocol layer then falls back to a simple choice).
     Done(Result<Answer, String>),
 }
+
+/// Root-move events are passed on only after a search has run this long (ms): the first
+/// iterations take microseconds per move, too fast to show and too many to send.
+pub const LIVE_EVENTS_AFTER_MS: u64 = 200;
 
 /// Where engine events go (a channel sender wrapped in a closure, or a test collector).
 pub type Notify = Arc<dyn Fn(EngineEvent) + Send + Sync>;
 
 /// One search to run on the search thread.
 enum Job {
-    /// Find the move to play (or the lines of a multi-PV search).
-    Move { board: Board, limits: SearchLimits },
+    /// Find the move to play (or the lines of a multi-PV search); `live` passes root-move
+    /// events on.
+    Move {
+        board: Board,
+        limits: SearchLimits,
+        live: bool,
+    },
     /// Make the Swap2 decision for a board of 0, 3 or 5 stones.
     Swap2 { board: Board, budget: Swap2Budget },
+    /// Answer one step of a Soosõrv-N opening.
+    Soosorv {
+        question: SoosorvQuestion,
+        budget: Swap2Budget,
+    },
 }
 
 impl Job {
@@ -135,7 +161,7 @@ impl Job {
     fn maximum_ms(&self) -> Option<u64> {
         match self {
             Job::Move { limits, .. } => limits.time.maximum_ms(),
-            Job::Swap2 { budget, .. } => Some(budget.max_ms),
+            Job::Swap2 { budget, .. } | Job::Soosorv { budget, .. } => Some(budget.max_ms),
         }
     }
 
@@ -143,7 +169,11 @@ impl Job {
     /// keeping `answering`'s best answer so far up to date for the watchdog.
     fn run(self, slot: &SearcherSlot, stop: &AtomicBool, answering: &Answering) -> Answer {
         match self {
-            Job::Move { board, limits } => slot.with_searcher(|s| {
+            Job::Move {
+                board,
+                limits,
+                live,
+            } => slot.with_searcher(|s| {
                 let mut report = |r: &SearchReport| {
                     if r.multipv <= 1 {
                         if let Some(result) = result_of_report(r) {
@@ -152,7 +182,12 @@ impl Job {
                     }
                     answering.report(EngineEvent::Report(r.clone()));
                 };
-                Answer::Move(s.search(&board, &limits, stop, &mut report))
+                let root_event = |ev: RootEvent| {
+                    if live && answering.ms_since_start() >= u128::from(LIVE_EVENTS_AFTER_MS) {
+                        answering.report(EngineEvent::Root(ev));
+                    }
+                };
+                Answer::Move(s.search_observed(&board, &limits, stop, &mut report, &root_event))
             }),
             Job::Swap2 { mut board, budget } => {
                 // Its static evaluations use the current learned tables too.
@@ -162,6 +197,15 @@ impl Job {
                 answering.set_best_so_far(Answer::Swap2(swap2::static_reply(&board)));
                 let reply = slot.with_searcher(|s| swap2::decide(s, &board, &budget, stop));
                 Answer::Swap2(reply)
+            }
+            Job::Soosorv {
+                mut question,
+                budget,
+            } => {
+                crate::eval::prepare(&mut question.board);
+                answering.set_best_so_far(Answer::Soosorv(soosorv::static_reply(&question)));
+                let reply = slot.with_searcher(|s| soosorv::decide(s, &question, &budget, stop));
+                Answer::Soosorv(reply)
             }
         }
     }
@@ -255,7 +299,30 @@ impl Engine {
     /// layer plays its fallback move). The late search's events are then dropped; its thread
     /// finishes on its own.
     pub fn go(&mut self, board: Board, limits: SearchLimits) -> Result<(), String> {
-        self.start(Job::Move { board, limits })
+        self.start(Job::Move {
+            board,
+            limits,
+            live: false,
+        })
+    }
+
+    /// [`Engine::go`], also sending [`EngineEvent::Root`] events while the search runs.
+    pub fn go_live(&mut self, board: Board, limits: SearchLimits) -> Result<(), String> {
+        self.start(Job::Move {
+            board,
+            limits,
+            live: true,
+        })
+    }
+
+    /// Permille of the transposition table used by the latest search (call while idle).
+    pub fn hash_usage_permille(&self) -> u32 {
+        self.slot.with_searcher(|s| s.hash_usage_permille())
+    }
+
+    /// Runs `f` on the searcher (call while idle): table files, one-off questions.
+    pub fn with_searcher<T>(&self, f: impl FnOnce(&mut Searcher) -> T) -> T {
+        self.slot.with_searcher(f)
     }
 
     /// Starts the Swap2 decision for `board` (0, 3 or 5 stones in Swap2 order) within
@@ -265,6 +332,16 @@ impl Engine {
     /// static choice.
     pub fn go_swap2(&mut self, board: Board, budget: Swap2Budget) -> Result<(), String> {
         self.start(Job::Swap2 { board, budget })
+    }
+
+    /// Starts answering one Soosõrv-N step within `budget` (as [`Engine::go_swap2`]);
+    /// [`EngineEvent::Done`] brings [`Answer::Soosorv`].
+    pub fn go_soosorv(
+        &mut self,
+        question: SoosorvQuestion,
+        budget: Swap2Budget,
+    ) -> Result<(), String> {
+        self.start(Job::Soosorv { question, budget })
     }
 
     fn start(&mut self, job: Job) -> Result<(), String> {
@@ -433,7 +510,7 @@ mod tests {
             match rx.recv_timeout(left).expect("Done in time") {
                 EngineEvent::Done(Ok(Answer::Swap2(r))) => return (Ok(r), Instant::now()),
                 EngineEvent::Done(other) => return (Err(format!("{other:?}")), Instant::now()),
-                EngineEvent::Report(_) => {}
+                EngineEvent::Report(_) | EngineEvent::Root(_) => {}
             }
         }
     }

@@ -10,14 +10,6 @@ fn main() -> ExitCode {
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(|s| s.as_str()) {
-        None => {
-            let stdin = std::io::BufReader::with_capacity(1 << 16, std::io::stdin());
-            let stdout = std::io::stdout();
-            pentad::protocol::run(stdin, stdout.lock());
-            let _ = std::io::stdout().flush();
-            // Exit at once, also while a search thread is still running.
-            std::process::exit(0);
-        }
         Some("bench") => {
             let mut out = std::io::stdout();
             match pentad::search::bench::run(&mut out) {
@@ -36,17 +28,31 @@ fn main() -> ExitCode {
             println!("pbrain-pentad {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
-        Some(other) => {
-            eprintln!(
-                "usage: pbrain-pentad          (Gomocup protocol on stdin/stdout)\n       \
-                 pbrain-pentad bench    (deterministic speed test)\n       \
-                 pbrain-pentad tunables (the search's tunables, as an SPSA tuner reads them)\n\
-                 unknown argument: {other}"
-            );
-            ExitCode::from(2)
+        Some("--help" | "-h") => {
+            eprintln!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        _ => {
+            // Managers add options of their own (Yixin-Board on Windows starts its engine
+            // as `engine.exe --force-utf8`): note them and play anyway.
+            for other in &args {
+                eprintln!("pbrain-pentad: ignoring unknown argument {other:?} (see --help)");
+            }
+            let stdin = std::io::BufReader::with_capacity(1 << 16, std::io::stdin());
+            let stdout = std::io::stdout();
+            pentad::protocol::run(stdin, stdout.lock());
+            let _ = std::io::stdout().flush();
+            // Exit at once, also while a search thread is still running.
+            std::process::exit(0);
         }
     }
 }
+
+/// What `--help` prints.
+const USAGE: &str = "usage: pbrain-pentad          (Gomocup protocol on stdin/stdout; other \
+                     arguments are ignored)\n       \
+                     pbrain-pentad bench    (deterministic speed test)\n       \
+                     pbrain-pentad tunables (the search's tunables, as an SPSA tuner reads them)";
 
 /// Prints one line per search tunable in the format an SPSA tuner reads (`name, int, default,
 /// min, max, step, r_end`); a note on stderr when this build cannot set them.

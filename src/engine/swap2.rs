@@ -137,7 +137,7 @@ impl Prober<'_> {
 /// A one-thread search of `board` limited by `nodes` only (and `stop`), from an emptied
 /// table: the same input gives the same result. The time cap is left to the stop flag: a
 /// time limit per search would make the node budgets depend on the clock.
-fn search_fixed(
+pub(crate) fn search_fixed(
     searcher: &mut Searcher,
     board: &Board,
     nodes: u64,
@@ -228,7 +228,7 @@ pub fn respond_with(board: &Board, budget: &Swap2Budget) -> Option<Swap2Reply> {
     let outcome = loop {
         match rx.recv() {
             Ok(EngineEvent::Done(outcome)) => break outcome,
-            Ok(EngineEvent::Report(_)) => continue,
+            Ok(EngineEvent::Report(_) | EngineEvent::Root(_)) => continue,
             Err(_) => break Err("the engine is gone".into()),
         }
     };

@@ -59,6 +59,8 @@ pub enum Command {
     YxHashClear,
     /// `YXNBEST n`: multi-PV search, answer the best move (the position is not changed).
     YxNBest(i64),
+    /// The other Yixin-Board commands (see [`super::yxcommand`]).
+    Yx(super::yxcommand::YxCommand),
 }
 
 /// Why a line could not be understood. `Unknown` becomes `UNKNOWN <text>`, everything else
@@ -248,7 +250,7 @@ impl FromStr for Command {
                 }
                 Ok(Command::YxNBest(parse_i64("YXNBEST", args)?))
             }
-            _ => Err(ParseError::Unknown(shorten(line))),
+            w => super::yxcommand::parse(w, args, line).map(Command::Yx),
         }
     }
 }

@@ -6,7 +6,9 @@
 
 mod command;
 mod format;
+mod live;
 mod session;
+mod yxcommand;
 
 pub use command::{command_word, parse_fields, parse_i64, shorten, Command, Coord, ParseError};
 pub use format::{about_line, forbid_line, format_nodes, report_line, swap2_line};
@@ -177,7 +179,11 @@ impl<W: Write> SyncSession<W> {
         let truncated = line.len() > MAX_LINE_BYTES;
         self.session
             .handle_input(&line[..line.len().min(MAX_LINE_BYTES)], truncated);
-        while self.session.is_thinking() {
+        // Wait for the answer, and for a ponder search the line stopped to end (the line
+        // runs then).
+        while self.session.is_thinking()
+            || (self.session.is_pondering() && self.session.queued() > 0)
+        {
             match self.events.recv() {
                 Ok(ev) => self.session.handle_event(ev),
                 Err(_) => break,

@@ -6,6 +6,7 @@ use std::io::Write;
 
 use super::command::{command_word, parse_fields, parse_i64, shorten, Command, Coord};
 use super::format::{about_line, forbid_line, report_line, swap2_line};
+use super::yxcommand::MovesFor;
 use crate::board::Board;
 use crate::core::{Cell, Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
 use crate::engine::swap2::{static_reply, Swap2Budget, Swap2Reply};
@@ -25,6 +26,8 @@ enum BlockKind {
     Board,
     YxBoard,
     Swap2,
+    /// `x,y` lines after a Yixin-Board command.
+    Moves(MovesFor),
 }
 
 impl BlockKind {
@@ -33,6 +36,7 @@ impl BlockKind {
             BlockKind::Board => "BOARD",
             BlockKind::YxBoard => "YXBOARD",
             BlockKind::Swap2 => "SWAP2BOARD",
+            BlockKind::Moves(_) => "move list",
         }
     }
 }
@@ -55,12 +59,28 @@ enum Purpose {
     NBest,
     /// SWAP2BOARD: print the decision, set up the Swap2 position (with our move if any).
     Swap2,
+    /// YXSEARCHDEFEND: every defence as a line, then the best move.
+    Defend,
+    /// YXBALANCEONE/TWO: the move(s) closest to `bias`; `first` is our move once chosen.
+    Balance {
+        two: bool,
+        bias: i32,
+        first: Option<Pos>,
+    },
+    /// YXSWAP2STEPn: the decision as `MESSAGE SWAP2 …` lines.
+    YxSwap2(u8),
+    /// YXSOOSORVSTEPn: the decision as `MESSAGE SOOSORV …` lines.
+    Soosorv(u8),
+    /// Thinking on the opponent's time: no output, stopped by the next command.
+    Ponder,
 }
 
 struct Task {
     purpose: Purpose,
     board: Board,
     multipv: bool,
+    /// The latest report of each line (multi-PV searches).
+    lines: Vec<search::SearchReport>,
 }
 
 /// One input line as read: lossily decoded text and whether it had to be cut short.
@@ -84,6 +104,8 @@ pub struct Session<W: Write> {
     quit: bool,
     /// Input is closed: quit once the running search and the queue are done.
     input_closed: bool,
+    /// What Yixin-Board set up (see `yixin`).
+    yx: yixin::YixinState,
 }
 
 impl<W: Write> Session<W> {
@@ -101,6 +123,7 @@ impl<W: Write> Session<W> {
             queue: VecDeque::new(),
             quit: false,
             input_closed: false,
+            yx: yixin::YixinState::default(),
         }
     }
 
@@ -119,9 +142,18 @@ impl<W: Write> Session<W> {
         self.rule
     }
 
-    /// True while a search runs (its answer not printed yet).
+    /// True while a search runs whose answer is not printed yet (not while pondering).
     pub fn is_thinking(&self) -> bool {
-        self.task.is_some()
+        self.task
+            .as_ref()
+            .is_some_and(|t| t.purpose != Purpose::Ponder)
+    }
+
+    /// True while the engine thinks on the opponent's time (`INFO pondering 1`).
+    pub fn is_pondering(&self) -> bool {
+        self.task
+            .as_ref()
+            .is_some_and(|t| t.purpose == Purpose::Ponder)
     }
 
     /// True once END arrived or output failed: the caller should exit.
@@ -167,6 +199,10 @@ impl<W: Write> Session<W> {
             text: text.to_string(),
             truncated,
         };
+        if self.is_pondering() {
+            self.input_while_pondering(line);
+            return;
+        }
         if self.is_thinking() {
             match command_word(&line.text).as_str() {
                 "STOP" | "YXSTOP" if !line.truncated => self.engine.stop(),
@@ -197,10 +233,14 @@ impl<W: Write> Session<W> {
         match ev {
             EngineEvent::Report(r) => {
                 let multipv = self.task.as_ref().is_some_and(|t| t.multipv);
-                if self.task.is_some() {
+                if self.is_thinking() {
+                    self.keep_line(&r);
                     self.say(&report_line(&r, multipv));
+                    let numpv = self.task.as_ref().map_or(1, |t| t.lines.len());
+                    self.live_report(&r, numpv);
                 }
             }
+            EngineEvent::Root(ev) => self.live_root(ev),
             EngineEvent::Done(outcome) => {
                 self.engine.finished();
                 if let Some(task) = self.task.take() {
@@ -213,7 +253,7 @@ impl<W: Write> Session<W> {
     }
 
     fn drain_queue(&mut self) {
-        while !self.is_thinking() && !self.quit {
+        while self.task.is_none() && !self.quit {
             let Some(line) = self.queue.pop_front() else {
                 break;
             };
@@ -236,6 +276,9 @@ impl<W: Write> Session<W> {
         }
         if self.block.is_some() {
             self.block_line(line);
+            return;
+        }
+        if self.take_hash_path(&line.text) {
             return;
         }
         match line.text.parse::<Command>() {
@@ -268,7 +311,10 @@ impl<W: Write> Session<W> {
             }
             return;
         }
-        let n = if block.kind == BlockKind::Swap2 { 2 } else { 3 };
+        let n = match block.kind {
+            BlockKind::Swap2 | BlockKind::Moves(_) => 2,
+            _ => 3,
+        };
         match parse_fields(block.kind.name(), &line.text, n) {
             Ok(v) => block.entries.push(v),
             Err(e) => {
@@ -375,6 +421,7 @@ impl<W: Write> Session<W> {
                     );
                 }
             }
+            Command::Yx(c) => self.yixin(c),
         }
     }
 
@@ -428,6 +475,9 @@ impl<W: Write> Session<W> {
     }
 
     fn info(&mut self, key: &str, value: &str) {
+        if self.yixin_info(key, value) {
+            return;
+        }
         if let Some(name) = key.strip_prefix("tune_") {
             self.set_tunable(name, value);
             return;
@@ -522,6 +572,10 @@ impl<W: Write> Session<W> {
         };
         let built = match block.kind {
             BlockKind::Swap2 => build_swap2(cur, &block.entries),
+            BlockKind::Moves(what) => {
+                self.finish_moves_block(what, &block.entries);
+                return;
+            }
             _ => build_position(cur, &block.entries),
         };
         let board = match built {
@@ -538,6 +592,7 @@ impl<W: Write> Session<W> {
             }
             BlockKind::YxBoard => self.board = Some(board),
             BlockKind::Swap2 => self.decide_swap2(board),
+            BlockKind::Moves(_) => {}
         }
     }
 
@@ -562,6 +617,7 @@ impl<W: Write> Session<W> {
             purpose,
             board,
             multipv,
+            lines: Vec::new(),
         });
         if let Err(e) = go(&mut self.engine) {
             log::error!("{e}");
@@ -588,14 +644,42 @@ impl<W: Write> Session<W> {
         let multipv = multipv.min(legal);
         let mut limits = limits_for(&self.settings, &board);
         limits.multipv = multipv;
+        limits.excluded = self.exclusions();
+        let live = self.wants_live();
         self.sync_hash_size();
         self.start_task(purpose, board.clone(), multipv > 1, |engine| {
-            engine.go(board, limits)
+            if live {
+                engine.go_live(board, limits)
+            } else {
+                engine.go(board, limits)
+            }
         });
     }
 
     /// Prints the answer of a finished search (with a fallback when there is none).
     fn conclude(&mut self, task: Task, outcome: Result<Answer, String>) {
+        if task.purpose == Purpose::Ponder {
+            return;
+        }
+        if let Purpose::YxSwap2(step) = task.purpose {
+            let reply = match outcome {
+                Ok(Answer::Swap2(reply)) => reply,
+                _ => static_reply(&task.board),
+            };
+            self.say_swap2_step(step, reply);
+            return;
+        }
+        if let Purpose::Soosorv(step) = task.purpose {
+            let reply = match outcome {
+                Ok(Answer::Soosorv(reply)) => reply,
+                other => {
+                    log::warn!("no Soosorv decision: {other:?}");
+                    None
+                }
+            };
+            self.say_soosorv(step, reply);
+            return;
+        }
         if task.purpose == Purpose::Swap2 {
             let reply = match outcome {
                 Ok(Answer::Swap2(reply)) => reply,
@@ -657,10 +741,15 @@ impl<W: Write> Session<W> {
                 b.make_move(best);
                 self.board = Some(b);
                 self.say(&best.to_string());
+                self.start_pondering();
             }
             Purpose::Suggest => self.say(&format!("SUGGEST {best}")),
             Purpose::NBest => self.say(&best.to_string()),
-            Purpose::Swap2 => log::error!("a Swap2 task concluded as a move search"),
+            Purpose::Defend => self.conclude_defend(&task, best),
+            Purpose::Balance { .. } => self.conclude_balance(task, best),
+            Purpose::Swap2 | Purpose::YxSwap2(_) | Purpose::Soosorv(_) | Purpose::Ponder => {
+                log::error!("an opening or ponder task concluded as a move search")
+            }
         }
     }
 }
@@ -769,5 +858,7 @@ fn build_swap2(cur: &Board, entries: &[Vec<i64>]) -> Result<Board, String> {
     Ok(b)
 }
 
+mod soosorv;
 #[cfg(test)]
 mod tests;
+mod yixin;

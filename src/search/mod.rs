@@ -39,9 +39,9 @@ pub mod vcf;
 pub mod vct;
 
 pub use budget::Budget;
-pub use limits::{SearchLimits, FULL_STRENGTH};
+pub use limits::{Exclusions, SearchLimits, FULL_STRENGTH};
 pub use params::{set_tunable, tunable_value, tunables};
-pub use report::{SearchReport, SearchResult};
+pub use report::{no_root_events, RootEvent, RootEvents, SearchReport, SearchResult};
 pub use score::{
     format_score, mate_in, mated_in, value_from_tt, value_to_tt, Score, MATE, MATE_BOUND,
 };
@@ -98,9 +98,37 @@ impl Searcher {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchReport),
     ) -> SearchResult {
+        self.search_observed(board, limits, stop, report, &no_root_events)
+    }
+
+    /// [`Searcher::search`], also telling `events` what happens to each root move while an
+    /// iteration runs (for live displays; it does not change the search).
+    pub fn search_observed(
+        &mut self,
+        board: &Board,
+        limits: &SearchLimits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchReport),
+        events: RootEvents,
+    ) -> SearchResult {
         let mut board = board.clone();
         crate::eval::prepare(&mut board);
-        root::search(&self.tt, &board, limits, stop, report)
+        root::search(&self.tt, &board, limits, stop, report, events)
+    }
+
+    /// Writes the transposition table to `w` (see [`tt::TTable::dump`]).
+    pub fn dump_hash(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        self.tt.dump(w)
+    }
+
+    /// Reads a table written by [`Searcher::dump_hash`]; on error the table is unchanged.
+    pub fn load_hash(&self, r: &mut dyn std::io::Read) -> Result<(), String> {
+        self.tt.load(r)
+    }
+
+    /// Permille of the transposition table holding entries of the latest search.
+    pub fn hash_usage_permille(&self) -> u32 {
+        self.tt.hashfull()
     }
 
     /// A silent search on a table of its own ([`SCRATCH_HASH_BYTES`]) emptied first, so
@@ -121,7 +149,7 @@ impl Searcher {
             }
             None => self.scratch.insert(tt::TTable::new(SCRATCH_HASH_BYTES)),
         };
-        root::search(tt, board, limits, stop, &mut |_| {})
+        root::search(tt, board, limits, stop, &mut |_| {}, &no_root_events)
     }
 
     /// Frees the table of [`Searcher::search_from_scratch`].

@@ -8,8 +8,10 @@ use crate::core::Pos;
 use crate::eval;
 
 use super::history::History;
+use super::limits::Exclusions;
 use super::movegen;
 use super::params::*;
+use super::report::{RootEvent, RootEvents};
 use super::score::{mate_in, mated_in, value_from_tt, value_to_tt, Score, MATE, MATE_BOUND};
 use super::smp::InFlight;
 use super::time::TimeManager;
@@ -31,6 +33,10 @@ pub(crate) struct Shared<'a> {
     pub threads: usize,
     /// Subtrees some thread is searching now (only used with several threads).
     pub in_flight: InFlight,
+    /// Moves not to consider in given positions (`YXBLOCKPATH`; empty normally).
+    pub excluded: &'a Exclusions,
+    /// Where the main thread tells what happens to root moves (see [`Worker::announce_root`]).
+    pub root_events: RootEvents<'a>,
 }
 
 impl Shared<'_> {
@@ -67,6 +73,8 @@ pub(crate) struct Worker<'a> {
     pub root_depth: i32,
     /// Root moves the last `search_root` call finished (a prefix of its list).
     pub root_completed: usize,
+    /// `search_root` sends [`RootEvent`]s (the main thread, first line of an iteration).
+    pub announce_root: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -91,6 +99,7 @@ impl<'a> Worker<'a> {
             evals: vec![0; PLY_STACK_LEN],
             root_depth: 0,
             root_completed: 0,
+            announce_root: false,
         }
     }
 
@@ -164,6 +173,12 @@ impl<'a> Worker<'a> {
         let mut best = -MATE;
         for i in 0..rms.len() {
             let mv = rms[i].mv;
+            if self.announce_root {
+                (self.sh.root_events)(RootEvent::Searching {
+                    mv,
+                    depth: depth as u32,
+                });
+            }
             self.board.make_move(mv);
             self.pv[1].clear();
             let mut score;
@@ -189,6 +204,14 @@ impl<'a> Worker<'a> {
                 break;
             }
             self.root_completed = i + 1;
+            if self.announce_root {
+                (self.sh.root_events)(RootEvent::Searched {
+                    mv,
+                    depth: depth as u32,
+                    new_best: i == 0 || score > alpha,
+                    lost: score <= -MATE_BOUND,
+                });
+            }
             if i == 0 || score > alpha {
                 rms[i].score = score;
                 let mut line = vec![mv];
@@ -297,6 +320,10 @@ impl<'a> Worker<'a> {
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
         moves.clear();
         movegen::generate(&mut self.board, threat, &mut moves);
+        if !self.sh.excluded.at.is_empty() {
+            let here = self.board.hash();
+            moves.retain(|m| !self.sh.excluded.excludes(here, m.0));
+        }
         if moves.is_empty() {
             self.move_bufs[ply] = moves;
             // No defence against the opponent's threat: its open four follows.

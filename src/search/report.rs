@@ -1,4 +1,5 @@
-//! What a search hands back: a progress report per completed iteration and the result.
+//! What a search hands back: a progress report per completed iteration, root-move events
+//! while an iteration runs, and the result.
 
 use crate::core::Pos;
 
@@ -37,3 +38,26 @@ pub struct SearchResult {
     /// Principal variation starting with `best`.
     pub pv: Vec<Pos>,
 }
+
+/// What the main thread is doing with one root move, for live displays (Yixin-Board's marks
+/// on the board). Sent only for the first line of an iteration (not the extra lines of a
+/// multi-PV search).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootEvent {
+    /// Starts searching `mv` at `depth`.
+    Searching { mv: Pos, depth: u32 },
+    /// Finished `mv` at `depth`: `new_best` when it became the iteration's best move so far,
+    /// `lost` when its score proves a loss.
+    Searched {
+        mv: Pos,
+        depth: u32,
+        new_best: bool,
+        lost: bool,
+    },
+}
+
+/// Where root events go; called on the main search thread only, so it must be quick.
+pub type RootEvents<'a> = &'a (dyn Fn(RootEvent) + Sync);
+
+/// A [`RootEvents`] that drops every event.
+pub fn no_root_events(_: RootEvent) {}

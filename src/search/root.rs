@@ -11,11 +11,12 @@ use crate::board::Board;
 use crate::core::Pos;
 
 use super::budget::Budget;
+use super::limits::Exclusions;
 use super::limits::{SearchLimits, FULL_STRENGTH};
 use super::movegen;
 use super::params::*;
 use super::pvs::{RootMove, Shared, Worker};
-use super::report::{SearchReport, SearchResult};
+use super::report::{RootEvents, SearchReport, SearchResult};
 use super::score::{mate_in, Score, MATE, MATE_BOUND};
 use super::smp::{self, InFlight};
 use super::time::{IterationState, Solver};
@@ -56,6 +57,39 @@ fn root_moves(board: &Board) -> Vec<RootMove> {
             pv: vec![mv],
         })
         .collect()
+}
+
+/// Drops the root moves `excluded` names. When the generator's moves are all excluded, the
+/// other legal moves not excluded take their place (nearest the stones, then the centre,
+/// first); when every legal move is excluded, the list stays as it was.
+fn exclude_root_moves(rms: &mut Vec<RootMove>, board: &Board, excluded: &Exclusions) {
+    let here = board.hash();
+    let allowed = |p: Pos| !excluded.root.contains(&p) && !excluded.excludes(here, p);
+    if rms.iter().any(|rm| allowed(rm.mv)) {
+        rms.retain(|rm| allowed(rm.mv));
+        return;
+    }
+    let (cx, cy) = (board.width() as i32 / 2, board.height() as i32 / 2);
+    let mut others: Vec<Pos> = board
+        .legal_moves()
+        .into_iter()
+        .filter(|&p| allowed(p))
+        .collect();
+    others.sort_by_key(|&p| {
+        let centre = (p.x() as i32 - cx).abs().max((p.y() as i32 - cy).abs());
+        (!board.is_candidate(p, FALLBACK_CANDIDATE_DISTANCE), centre)
+    });
+    if !others.is_empty() {
+        *rms = others
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                score: -MATE,
+                prev_score: -MATE,
+                pv: vec![mv],
+            })
+            .collect();
+    }
 }
 
 /// Depth and node caps, and the randomized choice's margin, for a strength below
@@ -133,10 +167,15 @@ pub(crate) fn search(
     limits: &SearchLimits,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&SearchReport),
+    root_events: RootEvents,
 ) -> SearchResult {
     let start = Instant::now();
     tt.new_search();
     let mut rms = root_moves(board);
+    let restricted = !limits.excluded.is_empty();
+    if restricted {
+        exclude_root_moves(&mut rms, board, &limits.excluded);
+    }
     if rms.is_empty() {
         return SearchResult {
             best: Pos::NONE,
@@ -178,10 +217,13 @@ pub(crate) fn search(
         max_nodes,
         threads,
         in_flight: InFlight::new(),
+        excluded: &limits.excluded,
+        root_events,
     };
 
-    // Root VCF solver: a forced win by fours needs no tree search.
-    if !weak && rms.len() > 1 {
+    // Root VCF solver: a forced win by fours needs no tree search. (The solvers know nothing
+    // of excluded moves: a restricted search does without them.)
+    if !weak && rms.len() > 1 && !restricted {
         // Each solver's node budget is capped by its share of a node limit and by what its
         // time allows; it polls the stop flag and its own deadline (a share of the maximum),
         // so that the tree search always gets the rest of the time.
@@ -227,7 +269,8 @@ pub(crate) fn search(
     let helper_best: std::sync::Mutex<Option<(i32, RootMove)>> = std::sync::Mutex::new(None);
     // A win by threats the first helper proved.
     let helper_vct: std::sync::Mutex<Option<vct::VctWin>> = std::sync::Mutex::new(None);
-    let vct_on_helper = USE_HELPER_VCT && !weak && threads > 1 && multipv == 1 && rms.len() > 1;
+    let vct_on_helper =
+        USE_HELPER_VCT && !weak && !restricted && threads > 1 && multipv == 1 && rms.len() > 1;
     let vct_budget = max_nodes.map_or(helper_vct_nodes(), |m| {
         helper_vct_nodes().min(solver_node_share(m))
     });
@@ -278,6 +321,7 @@ pub(crate) fn search(
         for depth in 1..=max_depth {
             for pv_idx in 0..multipv {
                 let want_partial = pv_idx == 0 && multipv == 1;
+                w.announce_root = pv_idx == 0;
                 aspirated_iteration(
                     &mut w,
                     &mut rms[pv_idx..],

@@ -146,6 +146,11 @@ fn unpack(data: u64) -> (TtHit, u8) {
     (hit, ((data >> 58) & 63) as u8)
 }
 
+/// First bytes of a file written by [`TTable::dump`].
+pub const TT_FILE_MAGIC: &[u8; 8] = b"PENTADTT";
+/// Format version of such a file.
+pub const TT_FILE_VERSION: u32 = 1;
+
 /// The shared hash table.
 pub struct TTable {
     table: Arc<Table>,
@@ -213,6 +218,63 @@ impl TTable {
     pub fn clear(&mut self) {
         let bytes = self.bytes();
         self.resize(bytes);
+    }
+
+    /// Writes the table to `w` ([`TT_FILE_MAGIC`], version, entry count, age, then each
+    /// entry's two words, little-endian). Call while no search runs.
+    pub fn dump(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let entries = &self.table.entries;
+        w.write_all(TT_FILE_MAGIC)?;
+        w.write_all(&TT_FILE_VERSION.to_le_bytes())?;
+        w.write_all(&(entries.len() as u64).to_le_bytes())?;
+        w.write_all(&self.age.load(Relaxed).to_le_bytes())?;
+        let mut buf = Vec::with_capacity(1 << 16);
+        for chunk in entries.chunks(4096) {
+            buf.clear();
+            for e in chunk {
+                buf.extend_from_slice(&e.check.load(Relaxed).to_le_bytes());
+                buf.extend_from_slice(&e.data.load(Relaxed).to_le_bytes());
+            }
+            w.write_all(&buf)?;
+        }
+        w.flush()
+    }
+
+    /// Reads a table written by [`TTable::dump`] into this one, which must have the same
+    /// number of entries. The whole file is read and checked first: on any error the table
+    /// is unchanged. Call while no search runs.
+    pub fn load(&self, r: &mut dyn std::io::Read) -> Result<(), String> {
+        let mut head = [0u8; 8 + 4 + 8 + 8];
+        r.read_exact(&mut head)
+            .map_err(|e| format!("not a table file ({e})"))?;
+        let word = |at: usize| u64::from_le_bytes(head[at..at + 8].try_into().unwrap_or([0; 8]));
+        let version = u32::from_le_bytes(head[8..12].try_into().unwrap_or([0; 4]));
+        if &head[..8] != TT_FILE_MAGIC || version != TT_FILE_VERSION {
+            return Err("not a table file of this engine".into());
+        }
+        let (count, age) = (word(12), word(20));
+        let entries = &self.table.entries;
+        if count != entries.len() as u64 {
+            return Err(format!(
+                "the file holds {} MiB of entries, the table has {} MiB (set hash_size to match)",
+                (count * ENTRY_BYTES as u64) >> 20,
+                self.bytes() >> 20
+            ));
+        }
+        let mut body = Vec::new();
+        r.read_to_end(&mut body)
+            .map_err(|e| format!("cannot read the entries ({e})"))?;
+        if body.len() as u64 != count * ENTRY_BYTES as u64 {
+            return Err("the file is truncated or too long".into());
+        }
+        for (e, raw) in entries.iter().zip(body.chunks_exact(ENTRY_BYTES)) {
+            let check = u64::from_le_bytes(raw[..8].try_into().unwrap_or([0; 8]));
+            let data = u64::from_le_bytes(raw[8..16].try_into().unwrap_or([0; 8]));
+            e.check.store(check, Relaxed);
+            e.data.store(data, Relaxed);
+        }
+        self.age.store(age, Relaxed);
+        Ok(())
     }
 
     /// Starts a new search: older entries become preferred victims.
@@ -311,6 +373,36 @@ impl TTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dump_and_load_round_trip() {
+        let tt = TTable::new(1 << 16);
+        tt.store(
+            0x1234_5678_9abc_def0,
+            Pos::new(3, 4),
+            55,
+            7,
+            9,
+            Bound::Exact,
+        );
+        let mut file = Vec::new();
+        tt.dump(&mut file).unwrap();
+        let other = TTable::new(1 << 16);
+        assert!(other.probe(0x1234_5678_9abc_def0).is_none());
+        assert!(
+            other.load(&mut &file[..file.len() - 1]).is_err(),
+            "truncated"
+        );
+        assert!(other.probe(0x1234_5678_9abc_def0).is_none(), "unchanged");
+        other.load(&mut &file[..]).unwrap();
+        let hit = other.probe(0x1234_5678_9abc_def0).unwrap();
+        assert_eq!((hit.mv, hit.depth), (Pos::new(3, 4), 9));
+        assert!(
+            TTable::new(1 << 17).load(&mut &file[..]).is_err(),
+            "size differs"
+        );
+        assert!(other.load(&mut &b"garbage"[..]).is_err());
+    }
 
     #[test]
     fn store_and_probe_round_trip() {
