@@ -244,8 +244,8 @@ fn parse_position(f: &[&str]) -> Result<DbPosition> {
             white.len()
         );
     }
-    for i in 0..black.len() {
-        for &(x, y) in std::iter::once(&black[i]).chain(white.get(i)) {
+    for (i, b) in black.iter().enumerate() {
+        for &(x, y) in std::iter::once(b).chain(white.get(i)) {
             let p = pos
                 .point(x, y)
                 .with_context(|| format!("{x},{y} is off the board"))?;

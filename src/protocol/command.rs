@@ -59,6 +59,8 @@ pub enum Command {
     YxHashClear,
     /// `YXNBEST n`: multi-PV search, answer the best move (the position is not changed).
     YxNBest(i64),
+    /// One of the Yixin position-database commands (protocol/dbcommand.rs).
+    Database(super::dbcommand::DbCommand),
 }
 
 /// Why a line could not be understood. `Unknown` becomes `UNKNOWN <text>`, everything else
@@ -248,7 +250,9 @@ impl FromStr for Command {
                 }
                 Ok(Command::YxNBest(parse_i64("YXNBEST", args)?))
             }
-            _ => Err(ParseError::Unknown(shorten(line))),
+            w => super::dbcommand::parse(w, args)
+                .unwrap_or_else(|| Err(ParseError::Unknown(shorten(line))))
+                .map(Command::Database),
         }
     }
 }

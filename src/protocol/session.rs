@@ -84,6 +84,8 @@ pub struct Session<W: Write> {
     quit: bool,
     /// Input is closed: quit once the running search and the queue are done.
     input_closed: bool,
+    /// The position database and the database command being read (session/database.rs).
+    db: database::DbState,
 }
 
 impl<W: Write> Session<W> {
@@ -101,6 +103,7 @@ impl<W: Write> Session<W> {
             queue: VecDeque::new(),
             quit: false,
             input_closed: false,
+            db: database::DbState::default(),
         }
     }
 
@@ -222,6 +225,9 @@ impl<W: Write> Session<W> {
     }
 
     fn execute(&mut self, line: Line) {
+        if self.db.is_collecting() {
+            return self.db_line(line);
+        }
         if line.truncated {
             if self.block.is_none() && command_word(&line.text) == "INFO" {
                 return; // INFO is never answered, not even when absurdly long
@@ -361,6 +367,7 @@ impl<W: Write> Session<W> {
                 self.engine.clear_hash();
                 self.say("MESSAGE hash table cleared");
             }
+            Command::Database(c) => self.database(c),
             Command::YxNBest(n) => {
                 if self.board.is_none() {
                     self.error("YXNBEST: no board yet (send START first)");
@@ -434,6 +441,9 @@ impl<W: Write> Session<W> {
         }
         if key == "eval_file" {
             self.load_eval_file(value);
+            return;
+        }
+        if self.db_info(key, value) {
             return;
         }
         let s = &mut self.settings;
@@ -768,6 +778,8 @@ fn build_swap2(cur: &Board, entries: &[Vec<i64>]) -> Result<Board, String> {
     }
     Ok(b)
 }
+
+mod database;
 
 #[cfg(test)]
 mod tests;
