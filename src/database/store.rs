@@ -82,8 +82,9 @@ impl Store {
         };
         let conn = Connection::open_with_flags(path, flags | OpenFlags::SQLITE_OPEN_NO_MUTEX)
             .with_context(|| format!("cannot open {}", path.display()))?;
-        conn.busy_timeout(std::time::Duration::from_millis(BUSY_TIMEOUT_MS))?;
-        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.busy_timeout(std::time::Duration::from_millis(BUSY_TIMEOUT_MS))
+            .and_then(|_| conn.pragma_update(None, "synchronous", "FULL"))
+            .with_context(|| format!("{}: not a readable SQLite database", path.display()))?;
         let store = Store {
             conn,
             path: path.to_path_buf(),

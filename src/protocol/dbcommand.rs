@@ -37,6 +37,9 @@ pub enum PositionCommand {
     SetBestMove,
     /// `yxclearbestmovedatabase`: clears the best move of the position before the last move.
     ClearBestMove,
+    /// A position command with bad arguments: its position is still read (so its lines are
+    /// not taken for commands), then `why` is reported once.
+    Invalid { name: &'static str, why: String },
 }
 
 impl PositionCommand {
@@ -54,11 +57,13 @@ impl PositionCommand {
             PositionCommand::DeleteAll(_) => "yxdeletedatabaseall",
             PositionCommand::SetBestMove => "yxsetbestmovedatabase",
             PositionCommand::ClearBestMove => "yxclearbestmovedatabase",
+            PositionCommand::Invalid { name, .. } => name,
         }
     }
 }
 
-/// A database command whose argument is the next input line: a file path.
+/// A database command whose argument is a file path: the rest of its line, or else the next
+/// input line (as Yixin-Board sends it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PathCommand {
     /// `yxsetdatabase`: use (or create) this database file.
@@ -89,7 +94,8 @@ impl PathCommand {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DbCommand {
     Position(PositionCommand),
-    Path(PathCommand),
+    /// The path when it came on the command's own line.
+    Path(PathCommand, Option<String>),
     /// `yxsavedatabase`.
     Save,
     /// `yxdbcheck`.
@@ -237,9 +243,10 @@ fn no_args(cmd: &'static str, args: &str, c: DbCommand) -> Result<DbCommand, Par
 pub fn parse(word: &str, args: &str) -> Option<Result<DbCommand, ParseError>> {
     use PositionCommand as P;
     let position = |c: P| Ok(DbCommand::Position(c));
-    let path = |cmd: &'static str, c: PathCommand| no_args(cmd, args, DbCommand::Path(c));
+    let inline = (!args.is_empty()).then(|| args.to_string());
+    let path = |c: PathCommand| Ok(DbCommand::Path(c, inline.clone()));
     let plain = |cmd: &'static str, c: P| no_args(cmd, args, DbCommand::Position(c));
-    Some(match word {
+    let parsed = match word {
         "YXQUERYDATABASEALL" => plain("YXQUERYDATABASEALL", P::QueryAll),
         "YXQUERYDATABASEALLT" => plain("YXQUERYDATABASEALLT", P::QueryAllText),
         "YXQUERYDATABASEONE" => plain("YXQUERYDATABASEONE", P::QueryOne),
@@ -251,16 +258,47 @@ pub fn parse(word: &str, args: &str) -> Option<Result<DbCommand, ParseError>> {
         "YXEDITTEXTDATABASE" => position(P::EditText(args.to_string())),
         "YXEDITLABELDATABASE" => edit_label(args).map(DbCommand::Position),
         "YXDELETEDATABASEALL" => delete_filter(args).map(|f| DbCommand::Position(P::DeleteAll(f))),
-        "YXSETDATABASE" => path("YXSETDATABASE", PathCommand::SetDatabase),
-        "YXDBTOTXT" => path("YXDBTOTXT", PathCommand::DbToTxt),
-        "YXDBTOTXTALL" => path("YXDBTOTXTALL", PathCommand::DbToTxtAll),
-        "YXTXTTODB" => path("YXTXTTODB", PathCommand::TxtToDb),
-        "YXLIBTODB" => path("YXLIBTODB", PathCommand::LibToDb),
+        "YXSETDATABASE" => path(PathCommand::SetDatabase),
+        "YXDBTOTXT" => path(PathCommand::DbToTxt),
+        "YXDBTOTXTALL" => path(PathCommand::DbToTxtAll),
+        "YXTXTTODB" => path(PathCommand::TxtToDb),
+        "YXLIBTODB" => path(PathCommand::LibToDb),
         "YXSAVEDATABASE" => no_args("YXSAVEDATABASE", args, DbCommand::Save),
         "YXDBCHECK" => no_args("YXDBCHECK", args, DbCommand::Check),
         "YXDBFIX" => no_args("YXDBFIX", args, DbCommand::Fix),
         _ => return None,
-    })
+    };
+    Some(parsed.or_else(|e| {
+        match word {
+            "YXSAVEDATABASE" | "YXDBCHECK" | "YXDBFIX" => Err(e),
+            _ => Ok(DbCommand::Position(P::Invalid {
+                name: position_name(word),
+                why: e
+                    .to_string()
+                    .split_once(": ")
+                    .map_or(String::new(), |(_, w)| w.to_string()),
+            })),
+        }
+    }))
+}
+
+/// The lower-case name of a position command word.
+fn position_name(word: &str) -> &'static str {
+    [
+        "yxquerydatabaseall",
+        "yxquerydatabaseallt",
+        "yxquerydatabaseone",
+        "yxquerydatabasetext",
+        "yxdeletedatabaseone",
+        "yxdeletedatabaseall",
+        "yxsetbestmovedatabase",
+        "yxclearbestmovedatabase",
+        "yxedittvddatabase",
+        "yxeditlabeldatabase",
+    ]
+    .into_iter()
+    .find(|n| n.eq_ignore_ascii_case(word))
+    .unwrap_or("database command")
 }
 
 #[cfg(test)]
@@ -305,7 +343,7 @@ mod tests {
         );
         assert_eq!(
             p("yxsetdatabase"),
-            Some(Ok(DbCommand::Path(PathCommand::SetDatabase)))
+            Some(Ok(DbCommand::Path(PathCommand::SetDatabase, None)))
         );
         assert!(p("yxfoo").is_none());
     }
@@ -321,10 +359,24 @@ mod tests {
             "yxdeletedatabaseall wlinstep",
             "yxdeletedatabaseall w extra",
             "yxquerydatabaseall now",
-            "yxsavedatabase x",
         ] {
-            assert!(matches!(p(bad), Some(Err(_))), "{bad}");
+            // The position that follows is still read; the error comes after it.
+            assert!(
+                matches!(
+                    p(bad),
+                    Some(Ok(DbCommand::Position(PositionCommand::Invalid { .. })))
+                ),
+                "{bad}"
+            );
         }
+        assert!(matches!(p("yxsavedatabase x"), Some(Err(_))));
+        assert_eq!(
+            p("yxtxttodb /a b.txt"),
+            Some(Ok(DbCommand::Path(
+                PathCommand::TxtToDb,
+                Some("/a b.txt".into())
+            )))
+        );
     }
 
     #[test]

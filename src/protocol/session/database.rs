@@ -91,7 +91,8 @@ impl<W: Write> Session<W> {
                 self.text_line(rest);
             }
             DbCommand::Position(c) => self.collect_moves(c, false),
-            DbCommand::Path(c) => self.db.pending = Some(Pending::Path(c)),
+            DbCommand::Path(c, Some(path)) => self.db_path_command(c, &path),
+            DbCommand::Path(c, None) => self.db.pending = Some(Pending::Path(c)),
             DbCommand::Save => self.db_save(),
             DbCommand::Check => self.db_check(),
             DbCommand::Fix => self.db_fix(),
@@ -455,6 +456,7 @@ impl<W: Write> Session<W> {
                 self.query_all(pos)?;
             }
             P::SetBestMove | P::ClearBestMove => {} // need the move order: see edit_best_move
+            P::Invalid { why, .. } => anyhow::bail!("{why}"),
         }
         Ok(())
     }
