@@ -33,7 +33,10 @@ fn an_edit_survives_a_killed_engine() {
     let mut line = String::new();
     loop {
         line.clear();
-        assert!(stdout.read_line(&mut line).unwrap() > 0, "the engine ended early");
+        assert!(
+            stdout.read_line(&mut line).unwrap() > 0,
+            "the engine ended early"
+        );
         if line.starts_with("MESSAGE DATABASE TEXT") {
             assert_eq!(line.trim_end(), "MESSAGE DATABASE TEXT \"kept\"");
             break;
