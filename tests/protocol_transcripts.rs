@@ -272,7 +272,19 @@ impl Drop for Engine {
 
 // ---------------------------------------------------------------- transcripts
 
+/// A directory of this test run for the files transcripts make (`$tmp` in sent lines).
+fn transcript_tmp() -> &'static str {
+    static DIR: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = std::env::temp_dir().join(format!("pentad-transcripts-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).expect("a temporary directory");
+        d.to_string_lossy().into_owned()
+    })
+}
+
 fn unescape(s: &str, last_move: Option<&str>) -> Result<Vec<u8>, String> {
+    let s = s.replace("$tmp", transcript_tmp());
     let s = match last_move {
         Some(m) => s.replace("$m", m),
         None if s.contains("$m") => return Err("$m used before any {move} was matched".into()),

@@ -61,6 +61,8 @@ pub enum Command {
     YxNBest(i64),
     /// The other Yixin-Board commands (see [`super::yxcommand`]).
     Yx(super::yxcommand::YxCommand),
+    /// One of the Yixin position-database commands (protocol/dbcommand.rs).
+    Database(super::dbcommand::DbCommand),
 }
 
 /// Why a line could not be understood. `Unknown` becomes `UNKNOWN <text>`, everything else
@@ -250,7 +252,10 @@ impl FromStr for Command {
                 }
                 Ok(Command::YxNBest(parse_i64("YXNBEST", args)?))
             }
-            w => super::yxcommand::parse(w, args, line).map(Command::Yx),
+            w => match super::dbcommand::parse(w, args) {
+                Some(db) => db.map(Command::Database),
+                None => super::yxcommand::parse(w, args, line).map(Command::Yx),
+            },
         }
     }
 }

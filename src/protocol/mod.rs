@@ -5,12 +5,14 @@
 //! [`SyncSession`] runs the same session without threads (searches are awaited), for tests.
 
 mod command;
+mod dbcommand;
 mod format;
 mod live;
 mod session;
 mod yxcommand;
 
 pub use command::{command_word, parse_fields, parse_i64, shorten, Command, Coord, ParseError};
+pub use dbcommand::{DbCommand, DeleteFilter, PathCommand, PositionCommand, Select};
 pub use format::{about_line, forbid_line, format_nodes, report_line, swap2_line};
 pub use session::Session;
 

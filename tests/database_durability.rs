@@ -1,0 +1,56 @@
+//! A database edit survives the engine being killed: the edit is committed before its answer
+//! is printed, so SIGKILL right after the answer loses nothing, and the file reopens cleanly.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use pentad::core::Rule;
+use pentad::database::{DbPosition, Store};
+
+#[test]
+fn an_edit_survives_a_killed_engine() {
+    let dir = std::env::temp_dir().join(format!("pentad-durability-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("killed.db");
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-pentad"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let script = format!(
+        "START 15\nyxsetdatabase\n{}\nyxedittvddatabase 3 87 123 0\n7,7\n8,8\ndone\n\
+         yxedittextdatabase \"kept\"7,7\n8,8\ndone\nyxquerydatabasetext\n7,7\n8,8\ndone\n",
+        path.display()
+    );
+    stdin.write_all(script.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    // Wait for the last answer: both edits are committed before it is printed.
+    let mut line = String::new();
+    loop {
+        line.clear();
+        assert!(
+            stdout.read_line(&mut line).unwrap() > 0,
+            "the engine ended early"
+        );
+        if line.starts_with("MESSAGE DATABASE TEXT") {
+            assert_eq!(line.trim_end(), "MESSAGE DATABASE TEXT \"kept\"");
+            break;
+        }
+    }
+    child.kill().unwrap(); // SIGKILL on Unix: no clean-up runs
+    child.wait().unwrap();
+
+    let store = Store::open(&path, true).expect("the file reopens");
+    let pos = DbPosition::from_moves(Rule::FREESTYLE, 15, 15, &[(7, 7), (8, 8)]).unwrap();
+    let rec = store.get(&pos).unwrap().expect("the record is there");
+    assert_eq!(rec.label, b'w' as i32);
+    assert_eq!(rec.value, 123);
+    assert_eq!(rec.comment, "kept");
+    assert!(store.check().unwrap().is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
