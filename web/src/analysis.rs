@@ -90,7 +90,11 @@ mod tests {
 
     #[test]
     fn reads_pentad_reports() {
-        let r = parse("MESSAGE depth 12-19 ev 35 n 1.2M n/ms 857 tm 1400 pv h8 i9", 15).unwrap();
+        let r = parse(
+            "MESSAGE depth 12-19 ev 35 n 1.2M n/ms 857 tm 1400 pv h8 i9",
+            15,
+        )
+        .unwrap();
         assert_eq!(r.depth.as_deref(), Some("12-19"));
         assert_eq!(r.eval.as_deref(), Some("35"));
         assert_eq!(r.nodes.as_deref(), Some("1.2M"));
@@ -110,6 +114,9 @@ mod tests {
         assert!(parse("MESSAGE hash table cleared", 15).is_none());
         assert!(parse("7,7", 15).is_none());
         // Off-board points end the PV.
-        assert_eq!(parse("MESSAGE depth 3 pv h8 z99", 15).unwrap().pv, vec![[7, 7]]);
+        assert_eq!(
+            parse("MESSAGE depth 3 pv h8 z99", 15).unwrap().pv,
+            vec![[7, 7]]
+        );
     }
 }

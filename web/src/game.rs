@@ -105,7 +105,7 @@ impl Game {
 
     /// The colour to move next.
     pub fn to_move(&self) -> Color {
-        if self.moves.len() % 2 == 0 {
+        if self.moves.len().is_multiple_of(2) {
             Color::Black
         } else {
             Color::White
@@ -124,8 +124,7 @@ impl Game {
         if !b.is_empty(p) {
             return Err(Refusal::Occupied);
         }
-        if self.to_move() == Color::Black && b.is_forbidden(p) && !b.is_win_move(p, Color::Black)
-        {
+        if self.to_move() == Color::Black && b.is_forbidden(p) && !b.is_win_move(p, Color::Black) {
             return Err(Refusal::Forbidden);
         }
         Ok(())
@@ -140,7 +139,11 @@ impl Game {
         let foul = !wins && side == Color::Black && before.is_forbidden(p);
         self.moves.push(p);
         self.redo.clear();
-        let who = if side == Color::Black { "Black" } else { "White" };
+        let who = if side == Color::Black {
+            "Black"
+        } else {
+            "White"
+        };
         self.outcome = if wins {
             Some(Outcome {
                 winner: Some(color_name(side)),
@@ -152,7 +155,10 @@ impl Game {
             Some(Outcome {
                 winner: Some("white"),
                 reason: "foul",
-                detail: format!("White wins: Black played the forbidden point {}", p.to_human()),
+                detail: format!(
+                    "White wins: Black played the forbidden point {}",
+                    p.to_human()
+                ),
                 five: Vec::new(),
             })
         } else if self.moves.len() == self.size * self.size {
@@ -250,7 +256,16 @@ mod tests {
 
     #[test]
     fn five_ends_the_game_and_is_highlighted() {
-        let moves = pts(&[(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1)]);
+        let moves = pts(&[
+            (0, 0),
+            (0, 1),
+            (1, 0),
+            (1, 1),
+            (2, 0),
+            (2, 1),
+            (3, 0),
+            (3, 1),
+        ]);
         let mut g = Game::from_moves(15, Rule::FREESTYLE, &moves).unwrap();
         assert!(g.outcome.is_none());
         g.push(Pos::new(4, 0));
@@ -266,7 +281,16 @@ mod tests {
     #[test]
     fn renju_forbidden_points_are_refused_for_black() {
         // Black: three on row 7 (x 5..=7) and three on column 9 (y 5, 6, 8).
-        let moves = pts(&[(5, 7), (0, 0), (6, 7), (0, 2), (7, 7), (0, 4), (9, 5), (0, 6)]);
+        let moves = pts(&[
+            (5, 7),
+            (0, 0),
+            (6, 7),
+            (0, 2),
+            (7, 7),
+            (0, 4),
+            (9, 5),
+            (0, 6),
+        ]);
         let moves = [moves, pts(&[(9, 6), (0, 8), (9, 8), (0, 10)])].concat();
         let g = Game::from_moves(15, Rule::RENJU, &moves).unwrap();
         // (9,7) makes a four on the row and a four on the column: 4-4 for Black.

@@ -22,23 +22,34 @@ pub enum Request {
         swap2: bool,
     },
     /// The person plays the point (x, y).
-    Play { x: usize, y: usize },
+    Play {
+        x: usize,
+        y: usize,
+    },
     Undo,
     Redo,
     Hint,
     Resign,
     /// Analysis on or off.
-    Analyze { on: bool },
+    Analyze {
+        on: bool,
+    },
     /// A Swap2 choice: `black`, `white`, or `more` (place two more stones).
-    Swap2 { choice: String },
+    Swap2 {
+        choice: String,
+    },
     /// Start a fresh engine process (after a crash), keeping the game.
     Restart,
     /// Send the game as SGF.
     Save,
     /// Load a game from SGF text.
-    Load { text: String },
+    Load {
+        text: String,
+    },
     /// Read an arena results file (JSON lines or SGF) for the viewer.
-    Results { text: String },
+    Results {
+        text: String,
+    },
 }
 
 /// The clocks: thinking time used by each side, and whose clock runs.
@@ -86,18 +97,31 @@ pub struct State {
 pub enum Reply {
     State(Box<State>),
     /// The engine's suggestion.
-    Hint { x: usize, y: usize },
+    Hint {
+        x: usize,
+        y: usize,
+    },
     /// A search report while the engine thinks.
     Analysis {
         #[serde(flatten)]
         report: Report,
     },
     /// A problem to show; the game stays as it was.
-    Error { message: String },
+    Error {
+        message: String,
+    },
     /// The game as SGF for download.
-    Sgf { name: String, text: String },
+    Sgf {
+        name: String,
+        text: String,
+    },
     /// An arena results file, read.
-    Results { data: Box<Results> },
+    Results {
+        data: Box<Results>,
+    },
     /// The named difficulty levels (sent once, on connect).
-    Levels { names: Vec<&'static str>, default: &'static str },
+    Levels {
+        names: Vec<&'static str>,
+        default: &'static str,
+    },
 }

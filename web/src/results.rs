@@ -2,9 +2,9 @@
 //! [`GameRecord`]s) or `--sgf` files, read into a table of games with the score, Elo and
 //! running score of the first game's Black player, computed with the arena's statistics.
 
+use pentad::core::Pos;
 use pentad_arena::records::GameRecord;
 use pentad_arena::stats::{elo_trinomial, Wld};
-use pentad::core::Pos;
 use serde::Serialize;
 
 use crate::sgf;
@@ -70,8 +70,7 @@ fn read_json_lines(text: &str) -> Result<Vec<Row>, String> {
             serde_json::from_str(line).map_err(|e| format!("line {}: {e}", n + 1))?;
         let mut moves = Vec::with_capacity(r.moves.len());
         for m in &r.moves {
-            let p = Pos::from_human(m)
-                .ok_or_else(|| format!("line {}: bad move {m:?}", n + 1))?;
+            let p = Pos::from_human(m).ok_or_else(|| format!("line {}: bad move {m:?}", n + 1))?;
             moves.push(p);
         }
         rows.push(Row {
@@ -200,8 +199,8 @@ mod tests {
 
     #[test]
     fn reads_arena_sgf() {
-        let r = read("(;GM[4]SZ[15]PB[A]PW[B]RE[W+T];B[hh])\n(;GM[4]SZ[15]PB[B]PW[A]RE[0])")
-            .unwrap();
+        let r =
+            read("(;GM[4]SZ[15]PB[A]PW[B]RE[W+T];B[hh])\n(;GM[4]SZ[15]PB[B]PW[A]RE[0])").unwrap();
         assert_eq!(r.games[0].result, "0-1");
         assert_eq!(r.games[0].reason, "time");
         assert_eq!(r.games[1].reason, "draw");
@@ -212,7 +211,9 @@ mod tests {
     fn malformed_files_are_explained() {
         let e = read("{\"game\":1}\n").unwrap_err();
         assert!(e.starts_with("line 1:"), "{e}");
-        assert!(read("hello").unwrap_err().contains("not an arena results file"));
+        assert!(read("hello")
+            .unwrap_err()
+            .contains("not an arena results file"));
         let bad_move = LINES.replacen("\"h9\"", "\"zz\"", 1);
         assert!(read(&bad_move).unwrap_err().contains("bad move"));
     }

@@ -43,7 +43,10 @@ impl App {
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(|| async { Html(INDEX_HTML) }))
-        .route("/app.js", get(|| async { asset("text/javascript", APP_JS) }))
+        .route(
+            "/app.js",
+            get(|| async { asset("text/javascript", APP_JS) }),
+        )
         .route("/style.css", get(|| async { asset("text/css", STYLE_CSS) }))
         .route("/ws", get(upgrade))
         .with_state(app)
@@ -69,7 +72,11 @@ fn same_origin(headers: &HeaderMap) -> bool {
     matches!((origin, host), (Some((_, o)), Some(h)) if o == h)
 }
 
-async fn upgrade(ws: WebSocketUpgrade, headers: HeaderMap, State(app): State<Arc<App>>) -> Response {
+async fn upgrade(
+    ws: WebSocketUpgrade,
+    headers: HeaderMap,
+    State(app): State<Arc<App>>,
+) -> Response {
     if !same_origin(&headers) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
@@ -132,9 +139,15 @@ mod tests {
         let mut h = HeaderMap::new();
         assert!(same_origin(&h));
         h.insert(header::HOST, HeaderValue::from_static("127.0.0.1:8080"));
-        h.insert(header::ORIGIN, HeaderValue::from_static("http://127.0.0.1:8080"));
+        h.insert(
+            header::ORIGIN,
+            HeaderValue::from_static("http://127.0.0.1:8080"),
+        );
         assert!(same_origin(&h));
-        h.insert(header::ORIGIN, HeaderValue::from_static("https://evil.example"));
+        h.insert(
+            header::ORIGIN,
+            HeaderValue::from_static("https://evil.example"),
+        );
         assert!(!same_origin(&h));
     }
 }

@@ -242,15 +242,14 @@ impl Session {
             return Err("nothing to redo".into());
         }
         self.cancel();
-        while self.game.to_move() != self.human && self.game.outcome.is_none() && self.game.redo()
-        {
+        while self.game.to_move() != self.human && self.game.outcome.is_none() && self.game.redo() {
         }
         self.turn_began = Instant::now();
         Ok(())
     }
 
     fn hint(&mut self) -> Result<(), String> {
-        if self.game.outcome.is_some() || self.swap2.is_some() {
+        if self.game.outcome.is_some() || self.swap2.is_some() || self.engine_down.is_some() {
             return Err("no hint now".into());
         }
         if self.game.to_move() != self.human {

@@ -27,8 +27,8 @@ pub fn parse_all(text: &str) -> Result<Vec<SgfGame>, String> {
     let mut games = Vec::new();
     let mut rest = text;
     while let Some(i) = rest.find('(') {
-        let (game, used) = parse_tree(&rest[i..])
-            .map_err(|e| format!("SGF game {}: {e}", games.len() + 1))?;
+        let (game, used) =
+            parse_tree(&rest[i..]).map_err(|e| format!("SGF game {}: {e}", games.len() + 1))?;
         games.push(game);
         rest = &rest[i + used..];
     }
@@ -156,7 +156,11 @@ fn apply(g: &mut SgfGame, props: &[(String, String)]) -> Result<(), String> {
             "RE" => g.result = v.clone(),
             "C" if g.comment.is_empty() => g.comment = v.clone(),
             "B" | "W" => {
-                let expected = if g.moves.len() % 2 == 0 { "B" } else { "W" };
+                let expected = if g.moves.len().is_multiple_of(2) {
+                    "B"
+                } else {
+                    "W"
+                };
                 if id != expected {
                     return Err(format!(
                         "move {} is {id}, expected {expected} (colours must alternate)",

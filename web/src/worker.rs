@@ -16,8 +16,7 @@ use pentad_arena::{Engine, EngineError, EngineSpec};
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::levels::{
-    Level, ANALYSIS_TURN_MS, ANSWER_TOLERANCE_MS, ENGINE_MEMORY, POLL_MS, STARTUP_MS,
-    STOP_GRACE_MS,
+    Level, ANALYSIS_TURN_MS, ANSWER_TOLERANCE_MS, ENGINE_MEMORY, POLL_MS, STARTUP_MS, STOP_GRACE_MS,
 };
 
 /// What a job asks for.
@@ -227,7 +226,7 @@ fn request(job: &Job) -> Vec<String> {
         lines.push("SWAP2BOARD".into());
         lines.extend(job.moves.iter().map(|(x, y)| format!("{x},{y}")));
     } else {
-        let side = if job.moves.len() % 2 == 0 { 0 } else { 1 };
+        let side = job.moves.len() % 2;
         lines.push("BOARD".into());
         for (i, (x, y)) in job.moves.iter().enumerate() {
             let own = if i % 2 == side { 1 } else { 2 };
@@ -241,7 +240,11 @@ fn request(job: &Job) -> Vec<String> {
 /// True for lines that report on the search rather than answer.
 fn is_report(line: &str) -> bool {
     let t = line.trim();
-    let head = t.split_whitespace().next().unwrap_or("").to_ascii_uppercase();
+    let head = t
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_uppercase();
     t.is_empty() || matches!(head.as_str(), "MESSAGE" | "DEBUG" | "INFO")
 }
 

@@ -136,7 +136,10 @@ mod tests {
         let (h, next) = s.engine_placed(3, 2).unwrap();
         assert_eq!((h, next), (None, Some(Swap2::PersonChooses5)));
         assert!(next.unwrap().choose("more", 5).is_err());
-        assert_eq!(next.unwrap().choose("white", 5), Ok((Some(Color::White), None)));
+        assert_eq!(
+            next.unwrap().choose("white", 5),
+            Ok((Some(Color::White), None))
+        );
         assert_eq!(s.engine_swapped(), Ok((Color::White, None)));
     }
 
