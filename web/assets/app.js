@@ -239,7 +239,7 @@ function drawPlot(running) {
   const pts = [[0, 0], ...running.map((s, i) => [i + 1, s])].map(([i, s]) => `${px(i)},${py(s)}`);
   el("polyline", { class: "line", id: "plot-line", points: pts.join(" ") }, svg);
   el("text", { x: pad + 4, y: 12 }, svg, `score ${running[n - 1] ?? 0} / ${n} games (dashed: 50%)`);
-  el("text", { x: w - 40, y: h - 8 }, svg, `game ${n}`);
+  el("text", { x: w - 60, y: h - 8 }, svg, `game ${n}`);
 }
 
 function renderReplay() {

@@ -43,7 +43,11 @@ pub fn parse(line: &str, size: usize) -> Option<Report> {
             }
             "n" | "nodes" => r.nodes = words.next().map(str::to_string),
             "pv" => {
-                r.pv = words.by_ref().map_while(point).collect();
+                r.pv.clear();
+                while let Some(p) = words.peek().and_then(|w| point(w)) {
+                    r.pv.push(p);
+                    words.next();
+                }
             }
             "best" | "bestmove" => {
                 if let Some(p) = words.next().and_then(point) {

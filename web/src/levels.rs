@@ -72,6 +72,8 @@ pub const ANSWER_TOLERANCE_MS: u64 = 5000;
 pub const STARTUP_MS: u64 = 10_000;
 /// How long to wait for the move after `YXSTOP` before killing the engine, ms.
 pub const STOP_GRACE_MS: u64 = 3000;
+/// How long to wait for an engine that closed its input to exit (for its exit status), ms.
+pub const EXIT_WAIT_MS: u64 = 500;
 /// How often the engine worker looks at its stop flag while waiting for output, ms.
 pub const POLL_MS: u64 = 40;
 /// `INFO max_memory` for each engine (several tabs may each run one), bytes.

@@ -417,8 +417,8 @@ impl Session {
             None => None,
         };
         let current = self.pending.map(|(_, p)| p);
-        if current == Some(Purpose::Hint) && wanted == Some(Purpose::Analyze) {
-            return; // the hint first; analysis resumes after it
+        if current == Some(Purpose::Hint) && matches!(wanted, None | Some(Purpose::Analyze)) {
+            return; // the hint runs to its end; analysis resumes after it
         }
         if wanted != current {
             self.cancel();

@@ -16,7 +16,8 @@ use pentad_arena::{Engine, EngineError, EngineSpec};
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::levels::{
-    Level, ANALYSIS_TURN_MS, ANSWER_TOLERANCE_MS, ENGINE_MEMORY, POLL_MS, STARTUP_MS, STOP_GRACE_MS,
+    Level, ANALYSIS_TURN_MS, ANSWER_TOLERANCE_MS, ENGINE_MEMORY, EXIT_WAIT_MS, POLL_MS, STARTUP_MS,
+    STOP_GRACE_MS,
 };
 
 /// What a job asks for.
@@ -179,11 +180,23 @@ fn think(
     }
     p.engine.drain();
     for line in request(job) {
-        p.engine
-            .send(&line)
-            .map_err(|e| format!("the engine stopped listening ({e})"))?;
+        if let Err(e) = p.engine.send(&line) {
+            return Err(exit_reason(&mut p.engine, e));
+        }
     }
     wait_answer(&mut p.engine, job, stop_upto, events)
+}
+
+/// Why the engine stopped taking input: its exit status when it has exited.
+fn exit_reason(engine: &mut Engine, send_error: EngineError) -> String {
+    let until = Instant::now() + Duration::from_millis(EXIT_WAIT_MS);
+    loop {
+        match engine.recv_line(until) {
+            Ok(_) => continue,
+            Err(EngineError::Closed(status)) => return format!("the engine crashed: {status}"),
+            Err(_) => return format!("the engine stopped listening ({send_error})"),
+        }
+    }
 }
 
 fn start(engine: &mut Engine, size: usize) -> Result<(), String> {

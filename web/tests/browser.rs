@@ -317,7 +317,9 @@ async fn the_viewer_shows_arena_results() {
         .await;
     assert_eq!(shown.as_u64().unwrap(), 2);
     b.click("#replay-last").await;
+    assert_eq!(b.text("replay-pos").await, format!("move {n} / {n}"));
     if let Some(dir) = screenshot_dir() {
+        b.click("#games tbody tr:nth-child(4)").await;
         b.screenshot("viewer-view", &dir.join("web-viewer.png"))
             .await;
     }
@@ -343,5 +345,77 @@ async fn the_viewer_shows_arena_results() {
         .eval("document.querySelectorAll('#games tbody tr').length")
         .await;
     assert_eq!(rows.as_u64().unwrap() as usize, games);
+    b.close().await;
+}
+
+/// Starts a Swap2 game: `color` black, the person opens; white, the engine opens.
+async fn new_swap2_game(b: &Browser, color: &str) {
+    b.set("size", "15").await;
+    b.set("rule", "freestyle").await;
+    b.set("color", color).await;
+    b.set("level", "instant").await;
+    b.set("swap2", "true").await;
+    b.click("#new-game").await;
+}
+
+/// Waits until the person moves or chooses a colour; takes White when asked.
+async fn finish_swap2(b: &Browser) {
+    b.wait_for(
+        "the engine's Swap2 decision",
+        "document.getElementById('status').textContent.startsWith('Your move') || !document.getElementById('swap2-choice').hidden",
+    )
+    .await;
+    if b.visible("swap2-choice").await {
+        b.click("#swap-white").await;
+    }
+    b.wait_my_turn().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn swap2_openings_with_the_engine() {
+    let b = Browser::open(&engine()).await;
+    // The person opens: three stones, then the engine decides.
+    new_swap2_game(&b, "black").await;
+    b.wait_for(
+        "the Swap2 prompt",
+        "document.getElementById('status').textContent.includes('place three')",
+    )
+    .await;
+    for (x, y) in [(7, 7), (8, 7), (7, 8)] {
+        b.click_point(x, y).await;
+    }
+    finish_swap2(&b).await;
+    assert!(b.stones().await >= 3);
+
+    // The engine opens; the person places two more stones; the engine picks its colour.
+    new_swap2_game(&b, "white").await;
+    b.wait_for(
+        "the engine's three stones",
+        "!document.getElementById('swap2-choice').hidden",
+    )
+    .await;
+    assert_eq!(b.stones().await, 3);
+    b.click("#swap-more").await;
+    b.wait_for(
+        "the prompt for two stones",
+        "document.getElementById('status').textContent.includes('two more')",
+    )
+    .await;
+    let order = by_distance(15);
+    for _ in 0..2 {
+        let taken = b.occupied().await;
+        let &(x, y) = order.iter().find(|p| !taken.contains(p)).unwrap();
+        b.click_point(x, y).await;
+        b.wait_for(
+            "the stone",
+            &format!(
+                "document.querySelectorAll('#board circle.stone').length > {}",
+                taken.len()
+            ),
+        )
+        .await;
+    }
+    finish_swap2(&b).await;
+    assert!(b.stones().await >= 5);
     b.close().await;
 }

@@ -10,11 +10,11 @@ use std::io::{BufRead, BufReader};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
+use tokio::sync::{Mutex, MutexGuard};
 
 const WEB: &str = env!("CARGO_BIN_EXE_pentad-web");
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -23,7 +23,7 @@ const CHROMEDRIVER: &str = "chromedriver";
 pub const WAIT: Duration = Duration::from_secs(20);
 
 /// One browser at a time: the machine may have two cores only.
-static ONE_BROWSER: Mutex<()> = Mutex::new(());
+static ONE_BROWSER: Mutex<()> = Mutex::const_new(());
 
 /// The `pbrain-pentad` beside `pentad-web` in the target directory.
 pub fn pentad_engine() -> PathBuf {
@@ -117,7 +117,7 @@ fn start_driver() -> (Guard, u16) {
 impl Browser {
     /// Starts everything with `engine` as the server's engine command and opens the page.
     pub async fn open(engine: &str) -> Browser {
-        let lock = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+        let lock = ONE_BROWSER.lock().await;
         let dir = scratch_dir("browser");
         let downloads = dir.join("downloads");
         std::fs::create_dir_all(&downloads).unwrap();
