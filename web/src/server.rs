@@ -96,7 +96,7 @@ async fn send(socket: &mut WebSocket, replies: Vec<Reply>) -> bool {
 
 /// One tab, from its WebSocket's opening to its closing (which ends its engine).
 async fn run_tab(mut socket: WebSocket, app: Arc<App>) {
-    let Ok(_permit) = app.engines.clone().try_acquire_owned() else {
+    let Ok(place) = app.engines.clone().try_acquire_owned() else {
         let message = format!(
             "Too many tabs: this server runs at most {} engines at once. Close another tab and reload.",
             app.max_engines
@@ -104,7 +104,7 @@ async fn run_tab(mut socket: WebSocket, app: Arc<App>) {
         send(&mut socket, vec![Reply::Error { message }]).await;
         return;
     };
-    let (mut session, mut events) = Session::new(app.spec.clone());
+    let (mut session, mut events) = Session::new(app.spec.clone(), place);
     if !send(&mut socket, session.greeting()).await {
         return;
     }

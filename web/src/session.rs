@@ -10,6 +10,7 @@ use pentad::core::{Color, Pos, Rule};
 use pentad_arena::game::parse_move;
 use pentad_arena::EngineSpec;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
+use tokio::sync::OwnedSemaphorePermit;
 
 use crate::analysis;
 use crate::game::{color_name, parse_color, Game, Refusal};
@@ -43,11 +44,15 @@ pub struct Session {
 
 impl Session {
     /// A session with an empty default game; returns the receiver of its engine events.
-    pub fn new(spec: EngineSpec) -> (Session, UnboundedReceiver<Event>) {
+    /// `place` (under the cap on engines) is held until its engine has ended.
+    pub fn new(
+        spec: EngineSpec,
+        place: OwnedSemaphorePermit,
+    ) -> (Session, UnboundedReceiver<Event>) {
         let (tx, rx) = unbounded_channel();
         let engine_name = spec.name.clone().unwrap_or_else(|| spec.file_name());
         let session = Session {
-            worker: Worker::start(spec, tx),
+            worker: Worker::start(spec, tx, place),
             game: Game::new(DEFAULT_SIZE, Rule::FREESTYLE).expect("valid default size"),
             human: Color::Black,
             level: level(DEFAULT_LEVEL).expect("default level exists"),

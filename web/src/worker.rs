@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use pentad_arena::{Engine, EngineError, EngineSpec};
 use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::OwnedSemaphorePermit;
 
 use crate::levels::{
     Level, ANALYSIS_TURN_MS, ANSWER_TOLERANCE_MS, ENGINE_MEMORY, EXIT_WAIT_MS, POLL_MS, STARTUP_MS,
@@ -74,14 +75,22 @@ enum Command {
 }
 
 impl Worker {
-    /// Starts the thread; the process itself starts with the first job.
-    pub fn start(spec: EngineSpec, events: UnboundedSender<Event>) -> Worker {
+    /// Starts the thread; the process itself starts with the first job. `place` is this
+    /// tab's place under the cap on engines: held until the thread has ended its process.
+    pub fn start(
+        spec: EngineSpec,
+        events: UnboundedSender<Event>,
+        place: OwnedSemaphorePermit,
+    ) -> Worker {
         let (tx, rx) = mpsc::channel();
         let stop_upto = Arc::new(AtomicU64::new(0));
         let stop = stop_upto.clone();
         let spawned = thread::Builder::new()
             .name("engine-worker".into())
-            .spawn(move || run(spec, rx, stop, events));
+            .spawn(move || {
+                run(spec, rx, stop, events);
+                drop(place);
+            });
         if let Err(e) = spawned {
             log::error!("cannot start an engine worker thread: {e}");
         }

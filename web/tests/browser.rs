@@ -419,3 +419,55 @@ async fn swap2_openings_with_the_engine() {
     assert!(b.stones().await >= 5);
     b.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_tab_has_its_own_engine_up_to_the_cap_and_closing_it_ends_the_engine() {
+    // The engine records its process id, then becomes pbrain-pentad.
+    let dir = support::scratch_dir("tabs");
+    let pids = dir.join("pids");
+    let script = dir.join("engine.sh");
+    std::fs::write(
+        &script,
+        format!("echo $$ >> '{}'\nexec '{}'\n", pids.display(), engine()),
+    )
+    .unwrap();
+    let cmd = format!("sh '{}'", script.display());
+    let b = Browser::open_with(&cmd, &["--max-engines", "1"]).await;
+    b.new_game(15, "freestyle", "black", "instant").await;
+    play_one(&b, &by_distance(15)).await;
+    let pid = std::fs::read_to_string(&pids).unwrap().trim().to_string();
+    let proc_dir = std::path::PathBuf::from(format!("/proc/{pid}"));
+    assert!(proc_dir.exists(), "the first tab's engine runs");
+
+    // A second tab is over the cap of one engine.
+    let first = b.client.window().await.unwrap();
+    let second = b.client.new_window(true).await.unwrap().handle;
+    b.client.switch_to_window(second.clone()).await.unwrap();
+    b.client.goto(&b.url).await.unwrap();
+    b.wait_for(
+        "the refusal",
+        "document.getElementById('error').textContent.includes('Too many tabs')",
+    )
+    .await;
+
+    // Closing the first tab ends its engine and frees its place.
+    b.client.switch_to_window(first).await.unwrap();
+    b.client.close_window().await.unwrap();
+    b.client.switch_to_window(second).await.unwrap();
+    let until = std::time::Instant::now() + support::WAIT;
+    while proc_dir.exists() {
+        assert!(
+            std::time::Instant::now() < until,
+            "the engine of the closed tab still runs"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    b.client.refresh().await.unwrap();
+    b.wait_for(
+        "the second tab's game",
+        "document.getElementById('status').textContent.startsWith('Your move')",
+    )
+    .await;
+    b.close().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

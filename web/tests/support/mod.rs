@@ -77,9 +77,10 @@ pub struct Browser {
 }
 
 /// Starts `pentad-web --engine ENGINE` and reads the address it prints.
-fn start_server(engine: &str) -> (Guard, String) {
+fn start_server(engine: &str, extra: &[&str]) -> (Guard, String) {
     let mut child = Command::new(WEB)
         .args(["--port", "0", "--engine", engine])
+        .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -117,11 +118,16 @@ fn start_driver() -> (Guard, u16) {
 impl Browser {
     /// Starts everything with `engine` as the server's engine command and opens the page.
     pub async fn open(engine: &str) -> Browser {
+        Browser::open_with(engine, &[]).await
+    }
+
+    /// As [`Browser::open`], with more `pentad-web` options.
+    pub async fn open_with(engine: &str, extra: &[&str]) -> Browser {
         let lock = ONE_BROWSER.lock().await;
         let dir = scratch_dir("browser");
         let downloads = dir.join("downloads");
         std::fs::create_dir_all(&downloads).unwrap();
-        let (server, url) = start_server(engine);
+        let (server, url) = start_server(engine, extra);
         let (driver, port) = start_driver();
         let caps = json!({
             "goog:chromeOptions": {
