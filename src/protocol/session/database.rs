@@ -389,6 +389,19 @@ impl<W: Write> Session<W> {
             Ok(p) => p,
             Err(e) => return self.error(&format!("{name}: {e}")),
         };
+        let is_query = matches!(
+            cmd,
+            PositionCommand::QueryAll
+                | PositionCommand::QueryAllText
+                | PositionCommand::QueryOne
+                | PositionCommand::QueryText
+        );
+        if is_query && self.db.store.is_none() {
+            // Yixin-Board queries after every position change, also before it has sent
+            // `INFO usedatabase 1`: without a database there is nothing to show.
+            log::debug!("{name}: no database in use, nothing to answer");
+            return;
+        }
         if self.store_for(name).is_none() {
             return;
         }
