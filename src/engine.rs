@@ -14,7 +14,7 @@ use std::sync::{mpsc, Arc};
 use std::thread;
 
 use crate::board::Board;
-use crate::search::memory::hash_bytes_for;
+use crate::search::memory::{hash_plan, HashPlan, MachineMemory};
 use crate::search::time::{TimeControl, TimeManager};
 use crate::search::{SearchLimits, SearchReport, SearchResult, Searcher, SEARCH_STACK_BYTES};
 use slot::SearcherSlot;
@@ -91,12 +91,20 @@ fn random_seed() -> u64 {
 
 /// Transposition-table size for the settings: what keeps the whole process under
 /// `max_memory` (default 350 MB) with `thread_num` threads; `hash_size` (KiB) when given,
-/// still capped by the memory limit. See [`hash_bytes_for`].
+/// still capped by the memory limit. See [`crate::search::memory::hash_bytes_for`].
+/// Capped at half the machine's memory ([`hash_plan`]).
 pub fn hash_bytes_for_settings(s: &Settings) -> usize {
-    hash_bytes_for(
+    hash_plan_for_settings(s).bytes
+}
+
+/// [`hash_bytes_for_settings`] with what the settings alone asked for (for the MESSAGE that
+/// tells the machine's memory capped the table).
+pub fn hash_plan_for_settings(s: &Settings) -> HashPlan {
+    hash_plan(
         s.max_memory,
         (s.hash_size_kib > 0).then_some(s.hash_size_kib),
         s.threads,
+        MachineMemory::read(),
     )
 }
 
@@ -332,6 +340,12 @@ impl Engine {
     pub fn resize(&mut self, bytes: usize) {
         self.hash_bytes = bytes;
         self.slot.resize(bytes);
+    }
+
+    /// Bytes of the table as allocated now, or `None` while a late search holds it (never
+    /// waits). Smaller than asked when the allocation had to fall back to a smaller table.
+    pub fn table_bytes_now(&self) -> Option<usize> {
+        self.slot.table_bytes_now()
     }
 
     /// Clears the transposition table (call while idle). Never waits for a search, as

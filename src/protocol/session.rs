@@ -10,7 +10,7 @@ use crate::board::Board;
 use crate::core::{Cell, Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
 use crate::engine::swap2::{static_reply, Swap2Budget, Swap2Reply};
 use crate::engine::{
-    hash_bytes_for_settings, limits_for, Answer, Engine, EngineEvent, Notify, Settings,
+    hash_plan_for_settings, limits_for, Answer, Engine, EngineEvent, Notify, Settings,
 };
 use crate::eval;
 use crate::search::{self, pick_simple_move, SearchResult};
@@ -492,10 +492,28 @@ impl<W: Write> Session<W> {
 
     /// Gives the transposition table the size the settings ask for, now, while idle (INFO is
     /// queued during a search), so no move pays for the allocation inside its time.
+    /// A MESSAGE says when the machine's memory capped the size the settings asked for, or
+    /// when the allocation fell back to a smaller table.
     fn sync_hash_size(&mut self) {
-        let want = hash_bytes_for_settings(&self.settings);
-        if !self.engine.is_thinking() && self.engine.hash_bytes() != want {
-            self.engine.resize(want);
+        let plan = hash_plan_for_settings(&self.settings);
+        if self.engine.is_thinking() || self.engine.hash_bytes() == plan.bytes {
+            return;
+        }
+        self.engine.resize(plan.bytes);
+        if plan.capped_by_machine() {
+            self.say(&format!(
+                "MESSAGE hash table {} MiB, not {} MiB: at most half the machine's memory",
+                plan.bytes >> 20,
+                plan.asked >> 20
+            ));
+        }
+        match self.engine.table_bytes_now() {
+            Some(got) if got < plan.bytes => self.say(&format!(
+                "MESSAGE hash table {} MiB: allocating {} MiB failed",
+                got >> 20,
+                plan.bytes >> 20
+            )),
+            _ => {}
         }
     }
 
