@@ -15,7 +15,7 @@ use std::thread;
 
 use crate::board::Board;
 use crate::search::memory::{hash_plan, HashPlan, MachineMemory};
-use crate::search::time::{TimeControl, TimeManager};
+use crate::search::time::{ObservedLatency, TimeControl, TimeManager};
 use crate::search::{SearchLimits, SearchReport, SearchResult, Searcher, SEARCH_STACK_BYTES};
 use slot::SearcherSlot;
 use swap2::{Swap2Budget, Swap2Reply};
@@ -44,6 +44,9 @@ pub struct Settings {
     pub strength: u8,
     /// `game_type` (0 human, 1 brain, 2 tournament, 3 network tournament).
     pub game_type: i64,
+    /// Not an INFO value: the latency the manager's game clock showed so far (the protocol
+    /// layer measures it), for the game-clock reserves.
+    pub latency: ObservedLatency,
 }
 
 impl Default for Settings {
@@ -59,7 +62,17 @@ impl Default for Settings {
             max_nodes: 0,
             strength: 100,
             game_type: 1,
+            latency: ObservedLatency::default(),
         }
+    }
+}
+
+/// The clock the INFO settings describe.
+pub fn time_control_for(s: &Settings) -> TimeControl {
+    TimeControl {
+        timeout_turn_ms: s.timeout_turn_ms,
+        timeout_match_ms: s.timeout_match_ms,
+        time_left_ms: s.time_left_ms,
     }
 }
 
@@ -68,13 +81,9 @@ impl Default for Settings {
 // The struct update keeps this compiling when the search adds fields to `SearchLimits`.
 #[allow(clippy::needless_update)]
 pub fn limits_for(s: &Settings, board: &Board) -> SearchLimits {
-    let tc = TimeControl {
-        timeout_turn_ms: s.timeout_turn_ms,
-        timeout_match_ms: s.timeout_match_ms,
-        time_left_ms: s.time_left_ms,
-    };
+    let tc = time_control_for(s);
     SearchLimits {
-        time: TimeManager::new(&tc, board.empty_count(), board.stone_count()),
+        time: TimeManager::with_latency(&tc, board.empty_count(), board.stone_count(), s.latency),
         max_depth: (s.max_depth > 0).then_some(s.max_depth),
         max_nodes: (s.max_nodes > 0).then_some(s.max_nodes),
         strength: s.strength.min(100),

@@ -18,6 +18,9 @@ pub struct EngineSpec {
     pub name: Option<String>,
     /// `threads=` from the command line: this engine's `INFO thread_num` (over `--threads`).
     pub threads: Option<u32>,
+    /// `info:KEY=VALUE` words from the command line: `INFO KEY VALUE` lines sent to this
+    /// engine after the match's own (e.g. `info:max_node=20000` for a weakened opponent).
+    pub infos: Vec<(String, String)>,
     /// The program to run.
     pub program: String,
     /// Its arguments.
@@ -32,11 +35,12 @@ pub fn split_command_line(s: &str) -> Result<Vec<String>, String> {
 }
 
 impl EngineSpec {
-    /// Parses `[name=NAME] [threads=N] PROGRAM [ARGS...]`.
+    /// Parses `[name=NAME] [threads=N] [info:KEY=VALUE]... PROGRAM [ARGS...]`.
     pub fn parse(s: &str) -> Result<EngineSpec, String> {
         let mut words = split_command_line(s)?;
         let mut name = None;
         let mut threads = None;
+        let mut infos = Vec::new();
         while let Some(first) = words.first() {
             if let Some(n) = first.strip_prefix("name=") {
                 if n.is_empty() {
@@ -50,6 +54,14 @@ impl EngineSpec {
                     _ => return Err(format!("threads= wants 1..=1024, got {t:?}")),
                 }
                 words.remove(0);
+            } else if let Some(kv) = first.strip_prefix("info:") {
+                match kv.split_once('=') {
+                    Some((k, v)) if !k.is_empty() && !v.is_empty() => {
+                        infos.push((k.to_string(), v.to_string()))
+                    }
+                    _ => return Err(format!("info: wants KEY=VALUE, got {kv:?}")),
+                }
+                words.remove(0);
             } else {
                 break;
             }
@@ -61,6 +73,7 @@ impl EngineSpec {
         Ok(EngineSpec {
             name,
             threads,
+            infos,
             program,
             args: words,
         })

@@ -547,6 +547,7 @@ mod tests {
         let spec = |n: &str| EngineSpec {
             name: Some(n.into()),
             threads: None,
+            infos: Vec::new(),
             program: "x".into(),
             args: vec![],
         };

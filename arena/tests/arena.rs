@@ -18,6 +18,7 @@ fn te(args: &[&str]) -> EngineSpec {
     EngineSpec {
         name: None,
         threads: None,
+        infos: Vec::new(),
         program: TE.to_string(),
         args: args.iter().map(|s| s.to_string()).collect(),
     }

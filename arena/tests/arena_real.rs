@@ -26,6 +26,7 @@ fn pentad(name: Option<&str>) -> EngineSpec {
     EngineSpec {
         name: name.map(str::to_string),
         threads: None,
+        infos: Vec::new(),
         program: pentad_program(),
         args: vec![],
     }
@@ -65,6 +66,7 @@ fn real_engine_against_test_engine() {
             EngineSpec {
                 name: None,
                 threads: None,
+                infos: Vec::new(),
                 program: TE.to_string(),
                 args: vec!["--mode".into(), "sane".into()],
             },

@@ -1,6 +1,8 @@
 //! The protocol session: game state, INFO settings, BOARD-block collection, command
 //! dispatch, the queue of commands received while thinking, and every reply line.
 
+mod clock;
+
 use std::collections::{HashSet, VecDeque};
 use std::io::Write;
 
@@ -10,7 +12,8 @@ use crate::board::Board;
 use crate::core::{Cell, Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
 use crate::engine::swap2::{static_reply, Swap2Budget, Swap2Reply};
 use crate::engine::{
-    hash_plan_for_settings, limits_for, Answer, Engine, EngineEvent, Notify, Settings,
+    hash_plan_for_settings, limits_for, time_control_for, Answer, Engine, EngineEvent, Notify,
+    Settings,
 };
 use crate::eval;
 use crate::search::{self, pick_simple_move, SearchResult};
@@ -84,6 +87,8 @@ pub struct Session<W: Write> {
     quit: bool,
     /// Input is closed: quit once the running search and the queue are done.
     input_closed: bool,
+    /// The latency the manager's game clock showed (for the game-clock reserves).
+    clock: clock::ClockWatch,
 }
 
 impl<W: Write> Session<W> {
@@ -101,6 +106,7 @@ impl<W: Write> Session<W> {
             queue: VecDeque::new(),
             quit: false,
             input_closed: false,
+            clock: clock::ClockWatch::default(),
         }
     }
 
@@ -202,10 +208,11 @@ impl<W: Write> Session<W> {
                 }
             }
             EngineEvent::Done(outcome) => {
-                self.engine.finished();
+                // The answer first: joining the search thread can wait.
                 if let Some(task) = self.task.take() {
                     self.conclude(task, outcome);
                 }
+                self.engine.finished();
                 self.drain_queue();
                 self.quit_if_input_done();
             }
@@ -396,6 +403,7 @@ impl<W: Write> Session<W> {
     }
 
     fn new_board(&mut self, w: usize, h: usize) {
+        self.clock.unlink();
         match Board::new(w, h, self.rule) {
             Ok(b) => self.board = Some(b),
             Err(e) => log::error!("cannot make a {w}x{h} board: {e}"),
@@ -604,6 +612,12 @@ impl<W: Write> Session<W> {
             return;
         }
         let multipv = multipv.min(legal);
+        if purpose == Purpose::Play {
+            let left = time_control_for(&self.settings).game_left_ms();
+            self.settings.latency = self.clock.search_started(left);
+        } else {
+            self.clock.unlink();
+        }
         let mut limits = limits_for(&self.settings, &board);
         limits.multipv = multipv;
         self.sync_hash_size();
@@ -675,6 +689,7 @@ impl<W: Write> Session<W> {
                 b.make_move(best);
                 self.board = Some(b);
                 self.say(&best.to_string());
+                self.clock.answered();
             }
             Purpose::Suggest => self.say(&format!("SUGGEST {best}")),
             Purpose::NBest => self.say(&best.to_string()),

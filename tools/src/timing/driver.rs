@@ -60,6 +60,7 @@ impl Driver {
         let spec = EngineSpec {
             name: None,
             threads: None,
+            infos: Vec::new(),
             program: program.to_string(),
             args: vec![],
         };
