@@ -8,6 +8,8 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+/// A sample counts as settled when its USS is within 1/SETTLED_DIVISOR of the peak.
+const SETTLED_DIVISOR: u64 = 10;
 /// Time between samples.
 const SAMPLE_PERIOD: Duration = Duration::from_secs(1);
 
@@ -112,18 +114,38 @@ impl RssSampler {
     }
 }
 
+/// Writes every sample as CSV (`pid,games,rss_kib,uss_kib`) for a closer look at the trend.
+pub fn write_csv(samples: &Samples, path: &std::path::Path) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
+    writeln!(f, "pid,games,rss_kib,uss_kib")?;
+    for (pid, s) in samples {
+        for x in s {
+            writeln!(f, "{pid},{},{},{}", x.games, x.rss_kib, x.uss_kib)?;
+        }
+    }
+    f.flush()
+}
+
 /// Report lines: per process, USS and RSS once warmed up (after its `warm_games`-th game of
 /// the run) and at the end, the peak, and the growth per game that process played
 /// (`concurrency` workers share the run's games).
 pub fn memory_lines(samples: &Samples, concurrency: usize, warm_games: usize) -> Vec<String> {
     let mut lines = Vec::new();
-    for (pid, s) in samples {
-        let Some(first) = s.iter().find(|x| x.games >= warm_games) else {
+    for (pid, all) in samples {
+        // Settled samples only: not while the table is still being faulted in after START,
+        // nor while the process exits.
+        let peak = all.iter().map(|x| x.uss_kib).max().unwrap_or(0);
+        let s: Vec<&Sample> = all
+            .iter()
+            .filter(|x| {
+                x.games >= warm_games && x.uss_kib * SETTLED_DIVISOR >= peak * (SETTLED_DIVISOR - 1)
+            })
+            .collect();
+        let (Some(first), Some(last)) = (s.first(), s.last()) else {
             continue;
         };
-        let Some(last) = s.last() else { continue };
         let own_games = (last.games - first.games) as f64 / concurrency.max(1) as f64;
-        let peak = s.iter().map(|x| x.uss_kib).max().unwrap_or(0);
         let growth = if own_games >= 1.0 {
             format!(
                 "{:+.1} KiB/game",

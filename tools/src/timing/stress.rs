@@ -18,7 +18,7 @@ use pentad_arena::{run_match, GameRecord};
 
 use super::driver::default_engine;
 use super::report::read_records;
-use super::rss_sampler::{memory_lines, RssSampler};
+use super::rss_sampler::{memory_lines, write_csv, RssSampler};
 
 /// The engine's name in the arena (the side whose times are measured).
 const OURS: &str = "pentad";
@@ -257,6 +257,8 @@ pub fn run(args: &Args) -> Result<()> {
             let started = std::time::Instant::now();
             let played = play(args, &run, &engine, &opponent, &openings);
             let samples = sampler.finish();
+            let csv = args.out_dir.join(format!("{}-memory.csv", run.name));
+            write_csv(&samples, &csv).with_context(|| csv.display().to_string())?;
             let records = read_records(&played?.to_string_lossy())?;
             let warm = WARM_GAMES_PER_WORKER * concurrency;
             let memory = memory_lines(&samples, concurrency, warm);
