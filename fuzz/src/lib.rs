@@ -11,6 +11,9 @@ use pentad::protocol::{command_word, Command, SyncSession};
 const MAX_SESSION_LINES: usize = 64;
 /// Searches (thinking commands) a session input may start; later ones are dropped.
 const MAX_SEARCHES: usize = 4;
+/// The board target recomputes everything from scratch after every this many operations
+/// and at the end (after every operation it ran at about 100 inputs a second).
+const BOARD_CHECK_EVERY: usize = 8;
 /// `INFO max_node` the session target forces: every search stays tiny.
 const FUZZ_MAX_NODES: i64 = 200;
 /// `INFO max_memory` the session target forces at most (bytes): the smallest table.
@@ -158,14 +161,15 @@ fn replayed(b: &Board, walls: &[Pos]) -> Board {
 
 /// (c) Board move/undo sequences: 3 header bytes (size, rule), then 2-byte operations (a
 /// move of the side to move or of a given colour, an undo, a takeback of any stone, a wall).
-/// After every operation the incremental state equals a from-scratch recomputation
-/// (`debug::check_consistency`), and a board replayed from the history has the same hash,
-/// cells and patterns.
+/// After every [`BOARD_CHECK_EVERY`] operations and at the end the incremental state equals a
+/// from-scratch recomputation (`debug::check_consistency`), and at the end a board replayed
+/// from the history has the same hash, cells and patterns.
 pub fn board(data: &[u8]) {
     let Some(mut b) = board_for(data) else {
         return;
     };
     let mut walls = Vec::new();
+    let mut ops = 0;
     for op in data[3..].chunks_exact(2) {
         let (kind, at) = (op[0] % 8, op[1] as usize);
         let p = Pos::new(
@@ -185,9 +189,15 @@ pub fn board(data: &[u8]) {
             }
             _ => {}
         }
-        if let Err(e) = debug::check_consistency(&b) {
-            panic!("after {op:?}: {e}");
+        ops += 1;
+        if ops % BOARD_CHECK_EVERY == 0 {
+            if let Err(e) = debug::check_consistency(&b) {
+                panic!("after operation {ops} {op:?}: {e}");
+            }
         }
+    }
+    if let Err(e) = debug::check_consistency(&b) {
+        panic!("at the end: {e}");
     }
     let fresh = replayed(&b, &walls);
     assert_eq!(b.hash(), fresh.hash(), "hash differs from a replay");

@@ -145,7 +145,18 @@ impl<W: Write> Session<W> {
         self.queue.len()
     }
 
+    /// Writes one protocol line. Control characters (an input's NUL or `\r` echoed in an
+    /// ERROR, say) become `?`: a manager reading C strings or splitting at `\r` would see a
+    /// cut or an extra line.
     fn say(&mut self, line: &str) {
+        let line: std::borrow::Cow<str> = if line.contains(char::is_control) {
+            line.chars()
+                .map(|c| if c.is_control() { '?' } else { c })
+                .collect::<String>()
+                .into()
+        } else {
+            line.into()
+        };
         let ok = self
             .out
             .write_all(line.as_bytes())
