@@ -15,8 +15,8 @@ use std::sync::{mpsc, Arc};
 use std::thread;
 
 use crate::board::Board;
-use crate::search::memory::hash_bytes_for;
-use crate::search::time::{TimeControl, TimeManager};
+use crate::search::memory::{hash_plan, HashPlan, MachineMemory};
+use crate::search::time::{ObservedLatency, TimeControl, TimeManager};
 use crate::search::{
     RootEvent, SearchLimits, SearchReport, SearchResult, Searcher, SEARCH_STACK_BYTES,
 };
@@ -50,6 +50,9 @@ pub struct Settings {
     pub game_type: i64,
     /// `pondering` (Yixin-Board): think on the opponent's time after our move.
     pub pondering: bool,
+    /// Not an INFO value: the latency the manager's game clock showed so far (the protocol
+    /// layer measures it), for the game-clock reserves.
+    pub latency: ObservedLatency,
 }
 
 impl Default for Settings {
@@ -66,7 +69,17 @@ impl Default for Settings {
             strength: 100,
             game_type: 1,
             pondering: false,
+            latency: ObservedLatency::default(),
         }
+    }
+}
+
+/// The clock the INFO settings describe.
+pub fn time_control_for(s: &Settings) -> TimeControl {
+    TimeControl {
+        timeout_turn_ms: s.timeout_turn_ms,
+        timeout_match_ms: s.timeout_match_ms,
+        time_left_ms: s.time_left_ms,
     }
 }
 
@@ -75,13 +88,9 @@ impl Default for Settings {
 // The struct update keeps this compiling when the search adds fields to `SearchLimits`.
 #[allow(clippy::needless_update)]
 pub fn limits_for(s: &Settings, board: &Board) -> SearchLimits {
-    let tc = TimeControl {
-        timeout_turn_ms: s.timeout_turn_ms,
-        timeout_match_ms: s.timeout_match_ms,
-        time_left_ms: s.time_left_ms,
-    };
+    let tc = time_control_for(s);
     SearchLimits {
-        time: TimeManager::new(&tc, board.empty_count(), board.stone_count()),
+        time: TimeManager::with_latency(&tc, board.empty_count(), board.stone_count(), s.latency),
         max_depth: (s.max_depth > 0).then_some(s.max_depth),
         max_nodes: (s.max_nodes > 0).then_some(s.max_nodes),
         strength: s.strength.min(100),
@@ -98,12 +107,20 @@ fn random_seed() -> u64 {
 
 /// Transposition-table size for the settings: what keeps the whole process under
 /// `max_memory` (default 350 MB) with `thread_num` threads; `hash_size` (KiB) when given,
-/// still capped by the memory limit. See [`hash_bytes_for`].
+/// still capped by the memory limit. See [`crate::search::memory::hash_bytes_for`].
+/// Capped at half the machine's memory ([`hash_plan`]).
 pub fn hash_bytes_for_settings(s: &Settings) -> usize {
-    hash_bytes_for(
+    hash_plan_for_settings(s).bytes
+}
+
+/// [`hash_bytes_for_settings`] with what the settings alone asked for (for the MESSAGE that
+/// tells the machine's memory capped the table).
+pub fn hash_plan_for_settings(s: &Settings) -> HashPlan {
+    hash_plan(
         s.max_memory,
         (s.hash_size_kib > 0).then_some(s.hash_size_kib),
         s.threads,
+        MachineMemory::read(),
     )
 }
 
@@ -409,6 +426,12 @@ impl Engine {
     pub fn resize(&mut self, bytes: usize) {
         self.hash_bytes = bytes;
         self.slot.resize(bytes);
+    }
+
+    /// Bytes of the table as allocated now, or `None` while a late search holds it (never
+    /// waits). Smaller than asked when the allocation had to fall back to a smaller table.
+    pub fn table_bytes_now(&self) -> Option<usize> {
+        self.slot.table_bytes_now()
     }
 
     /// Clears the transposition table (call while idle). Never waits for a search, as

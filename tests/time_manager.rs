@@ -323,3 +323,51 @@ fn turn_bound_only_when_the_turn_limit_sets_the_maximum() {
     assert!(!tm(0, 0, None).turn_bound());
     assert!(!TimeManager::infinite().turn_bound());
 }
+
+/// A whole 15x15 game on a 5 s clock where every move costs the clock its full maximum, the
+/// watchdog's grace and a fixed latency the engine observes through `time_left`: the clock
+/// never runs out, up to a full board, for latencies far above the fixed 10 ms reserve (up to
+/// 30 ms: 113 moves at the floor then cost 4.2 s of the 5; no budget survives much more).
+#[test]
+fn observed_latency_keeps_the_game_clock_positive() {
+    use pentad::search::time::{ObservedLatency, WATCHDOG_GRACE_MIN_MS};
+    for latency_ms in [0i64, 5, 15, 30] {
+        let mut left = 5_000i64;
+        let mut observed = ObservedLatency::default();
+        for ours in 0..113usize {
+            let stones = 2 * ours;
+            let tc = TimeControl {
+                timeout_turn_ms: Some(5_000),
+                timeout_match_ms: 5_000,
+                time_left_ms: Some(left),
+            };
+            let tm = TimeManager::with_latency(&tc, 225 - stones, stones, observed);
+            let max = tm.maximum_ms().unwrap() as i64;
+            left -= max + WATCHDOG_GRACE_MIN_MS as i64 + latency_ms;
+            assert!(left > 0, "latency {latency_ms}: clock spent at move {ours}");
+            observed.observe(latency_ms + WATCHDOG_GRACE_MIN_MS as i64);
+        }
+    }
+}
+
+/// Without the observation the same game at 30 ms of latency runs the clock out: the fixed
+/// reserve alone is not enough (why the latency is observed).
+#[test]
+fn fixed_reserve_alone_runs_out_at_high_latency() {
+    let mut left = 5_000i64;
+    let mut ran_out = false;
+    for ours in 0..113usize {
+        let stones = 2 * ours;
+        let tc = TimeControl {
+            timeout_turn_ms: Some(5_000),
+            timeout_match_ms: 5_000,
+            time_left_ms: Some(left),
+        };
+        let max = TimeManager::new(&tc, 225 - stones, stones)
+            .maximum_ms()
+            .unwrap() as i64;
+        left -= max + pentad::search::time::WATCHDOG_GRACE_MIN_MS as i64 + 30;
+        ran_out |= left <= 0;
+    }
+    assert!(ran_out);
+}

@@ -97,6 +97,11 @@ pub struct Args {
     #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
     pub tolerance: f64,
 
+    /// c-gomoku-cli's clock rules: no tolerance on the game clock, and a turn overrun of at
+    /// most min(tolerance/2, 1 s).
+    #[arg(long)]
+    pub strict_clock: bool,
+
     /// Gauntlet: the first engine plays every other one (default: round robin).
     #[arg(long)]
     pub gauntlet: bool,
@@ -199,6 +204,7 @@ impl Args {
             rule,
             tc,
             tolerance_ms: secs_to_ms(self.tolerance, "--tolerance")?,
+            strict_clock: self.strict_clock,
             draw_after: match self.draw_after {
                 Some(0) => None,
                 Some(n) => Some(n),

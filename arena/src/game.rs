@@ -57,6 +57,10 @@ pub struct GameConfig {
     pub tc: TimeControl,
     /// Extra time allowed past a limit before the game is lost on time, ms.
     pub tolerance_ms: u64,
+    /// c-gomoku-cli's rules: the game clock has no tolerance at all (an answer that leaves it
+    /// below zero loses), and a move may overrun its turn limit by
+    /// `min(tolerance / 2, 1000)` ms only.
+    pub strict_clock: bool,
     /// Adjudicate a draw once this many stones (opening included) are on the board.
     pub draw_after: Option<usize>,
     /// `INFO max_memory` in bytes (0 = no limit).
@@ -80,6 +84,7 @@ impl Default for GameConfig {
                 turn_ms: 1000,
             },
             tolerance_ms: 1000,
+            strict_clock: false,
             draw_after: None,
             max_memory: 350 * 1024 * 1024,
             threads: None,
@@ -163,6 +168,34 @@ impl GameResult {
         }
     }
 }
+
+/// Most ms a move may take before it is lost on time, with `time_left_ms` on the mover's game
+/// clock: min(turn, time left) plus the tolerance; under [`GameConfig::strict_clock`], the
+/// turn limit plus `min(tolerance / 2, 1000)` and the time left exactly.
+pub fn allowed_ms(cfg: &GameConfig, time_left_ms: i64) -> u64 {
+    let left = time_left_ms.max(0) as u64;
+    if cfg.strict_clock {
+        let mut allowed = NO_LIMIT_MS;
+        if cfg.tc.turn_ms > 0 {
+            allowed = cfg.tc.turn_ms + (cfg.tolerance_ms / 2).min(STRICT_TURN_OVERRUN_CAP_MS);
+        }
+        if cfg.tc.match_ms > 0 {
+            allowed = allowed.min(left);
+        }
+        return allowed;
+    }
+    let mut limit = NO_LIMIT_MS;
+    if cfg.tc.turn_ms > 0 {
+        limit = limit.min(cfg.tc.turn_ms);
+    }
+    if cfg.tc.match_ms > 0 {
+        limit = limit.min(left);
+    }
+    limit + cfg.tolerance_ms
+}
+
+/// c-gomoku-cli's cap on a move's overrun of its turn limit (ms).
+pub const STRICT_TURN_OVERRUN_CAP_MS: u64 = 1000;
 
 /// An engine's process slot in one worker thread: spawned on demand, reused between games,
 /// replaced after the engine misbehaved.
@@ -384,15 +417,7 @@ pub fn play_game(slots: [&mut EngineSlot; 2], opening: &[Pos], cfg: &GameConfig)
         let who = side_name(side);
         let lose = |reason: Reason, what: String| (Some(side), reason, what);
 
-        // Per-move limit: min(turn, time left), plus the tolerance for the deadline.
-        let mut limit_ms = NO_LIMIT_MS as i64;
-        if cfg.tc.turn_ms > 0 {
-            limit_ms = limit_ms.min(cfg.tc.turn_ms as i64);
-        }
-        if cfg.tc.match_ms > 0 {
-            limit_ms = limit_ms.min(time_left[si]);
-        }
-        let allowed_ms = limit_ms.max(0) as u64 + cfg.tolerance_ms;
+        let allowed_ms = allowed_ms(cfg, time_left[si]);
 
         let mut request = Vec::new();
         request.push(format!(
@@ -629,5 +654,34 @@ mod tests {
             assert_eq!(s, format!("\"{}\"", r.name()));
             assert_eq!(serde_json::from_str::<Reason>(&s).unwrap(), r);
         }
+    }
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use super::*;
+
+    #[test]
+    fn strict_clock_has_no_game_clock_tolerance() {
+        let mut cfg = GameConfig {
+            tc: TimeControl {
+                match_ms: 5000,
+                turn_ms: 5000,
+            },
+            tolerance_ms: 3000,
+            ..GameConfig::default()
+        };
+        assert_eq!(allowed_ms(&cfg, 400), 3400);
+        cfg.strict_clock = true;
+        assert_eq!(allowed_ms(&cfg, 400), 400);
+        assert_eq!(allowed_ms(&cfg, -5), 0);
+        assert_eq!(allowed_ms(&cfg, 60_000), 6000);
+        cfg.tc = TimeControl {
+            match_ms: 60_000,
+            turn_ms: 200,
+        };
+        assert_eq!(allowed_ms(&cfg, 60_000), 1200);
+        cfg.tolerance_ms = 1000;
+        assert_eq!(allowed_ms(&cfg, 60_000), 700);
     }
 }

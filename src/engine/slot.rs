@@ -129,6 +129,16 @@ impl SearcherSlot {
         self.searcher.clear_poison();
     }
 
+    /// Bytes of the table as it is now, or `None` while a search holds the searcher (never
+    /// waits). After a resize this tells whether the allocation gave less than asked.
+    pub fn table_bytes_now(&self) -> Option<usize> {
+        match self.searcher.try_lock() {
+            Ok(s) => Some(s.hash_bytes()),
+            Err(TryLockError::Poisoned(p)) => Some(p.into_inner().hash_bytes()),
+            Err(TryLockError::WouldBlock) => None,
+        }
+    }
+
     /// Makes the next job keep the searcher `stall` longer (tests of late searches).
     #[cfg(test)]
     pub fn stall_next_job(&self, stall: std::time::Duration) {

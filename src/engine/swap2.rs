@@ -102,8 +102,13 @@ impl Swap2Budget {
     }
 
     /// [`Swap2Budget::for_time`] for the protocol settings.
+    /// `INFO max_node` bounds every probe too, as it bounds every move search.
     pub fn for_settings(s: &Settings) -> Swap2Budget {
-        Swap2Budget::for_time(s.timeout_turn_ms, s.time_left_ms)
+        let mut budget = Swap2Budget::for_time(s.timeout_turn_ms, s.time_left_ms);
+        if s.max_nodes > 0 {
+            budget.probe_nodes = budget.probe_nodes.min(s.max_nodes);
+        }
+        budget
     }
 }
 
@@ -490,6 +495,14 @@ pub(super) mod tests {
         assert_eq!(left.max_ms, 500);
         let zero = Swap2Budget::for_time(Some(0), None);
         assert_eq!((zero.max_ms, zero.probe_nodes), (0, 0));
+        // INFO max_node bounds the probes.
+        let mut s = Settings {
+            max_nodes: 150,
+            ..Settings::default()
+        };
+        assert_eq!(Swap2Budget::for_settings(&s).probe_nodes, 150);
+        s.max_nodes = 0;
+        assert_eq!(Swap2Budget::for_settings(&s), d);
     }
 
     #[test]

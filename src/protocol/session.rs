@@ -1,6 +1,8 @@
 //! The protocol session: game state, INFO settings, BOARD-block collection, command
 //! dispatch, the queue of commands received while thinking, and every reply line.
 
+mod clock;
+
 use std::collections::{HashSet, VecDeque};
 use std::io::Write;
 
@@ -11,7 +13,8 @@ use crate::board::Board;
 use crate::core::{Cell, Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
 use crate::engine::swap2::{static_reply, Swap2Budget, Swap2Reply};
 use crate::engine::{
-    hash_bytes_for_settings, limits_for, Answer, Engine, EngineEvent, Notify, Settings,
+    hash_plan_for_settings, limits_for, time_control_for, Answer, Engine, EngineEvent, Notify,
+    Settings,
 };
 use crate::eval;
 use crate::search::{self, pick_simple_move, SearchResult};
@@ -109,6 +112,8 @@ pub struct Session<W: Write> {
     yx: yixin::YixinState,
     /// The position database and the database command being read (session/database.rs).
     db: database::DbState,
+    /// The latency the manager's game clock showed (for the game-clock reserves).
+    clock: clock::ClockWatch,
 }
 
 impl<W: Write> Session<W> {
@@ -128,6 +133,7 @@ impl<W: Write> Session<W> {
             input_closed: false,
             yx: yixin::YixinState::default(),
             db: database::DbState::default(),
+            clock: clock::ClockWatch::default(),
         }
     }
 
@@ -175,7 +181,18 @@ impl<W: Write> Session<W> {
         self.queue.len()
     }
 
+    /// Writes one protocol line. Control characters (an input's NUL or `\r` echoed in an
+    /// ERROR, say) become `?`: a manager reading C strings or splitting at `\r` would see a
+    /// cut or an extra line.
     fn say(&mut self, line: &str) {
+        let line: std::borrow::Cow<str> = if line.contains(char::is_control) {
+            line.chars()
+                .map(|c| if c.is_control() { '?' } else { c })
+                .collect::<String>()
+                .into()
+        } else {
+            line.into()
+        };
         let ok = self
             .out
             .write_all(line.as_bytes())
@@ -246,10 +263,11 @@ impl<W: Write> Session<W> {
             }
             EngineEvent::Root(ev) => self.live_root(ev),
             EngineEvent::Done(outcome) => {
-                self.engine.finished();
+                // The answer first: joining the search thread can wait.
                 if let Some(task) = self.task.take() {
                     self.conclude(task, outcome);
                 }
+                self.engine.finished();
                 self.drain_queue();
                 self.quit_if_input_done();
             }
@@ -451,6 +469,7 @@ impl<W: Write> Session<W> {
     }
 
     fn new_board(&mut self, w: usize, h: usize) {
+        self.clock.unlink();
         match Board::new(w, h, self.rule) {
             Ok(b) => self.board = Some(b),
             Err(e) => log::error!("cannot make a {w}x{h} board: {e}"),
@@ -553,10 +572,28 @@ impl<W: Write> Session<W> {
 
     /// Gives the transposition table the size the settings ask for, now, while idle (INFO is
     /// queued during a search), so no move pays for the allocation inside its time.
+    /// A MESSAGE says when the machine's memory capped the size the settings asked for, or
+    /// when the allocation fell back to a smaller table.
     fn sync_hash_size(&mut self) {
-        let want = hash_bytes_for_settings(&self.settings);
-        if !self.engine.is_thinking() && self.engine.hash_bytes() != want {
-            self.engine.resize(want);
+        let plan = hash_plan_for_settings(&self.settings);
+        if self.engine.is_thinking() || self.engine.hash_bytes() == plan.bytes {
+            return;
+        }
+        self.engine.resize(plan.bytes);
+        if plan.capped_by_machine() {
+            self.say(&format!(
+                "MESSAGE hash table {} MiB, not {} MiB: at most half the machine's memory",
+                plan.bytes >> 20,
+                plan.asked >> 20
+            ));
+        }
+        match self.engine.table_bytes_now() {
+            Some(got) if got < plan.bytes => self.say(&format!(
+                "MESSAGE hash table {} MiB: allocating {} MiB failed",
+                got >> 20,
+                plan.bytes >> 20
+            )),
+            _ => {}
         }
     }
 
@@ -653,6 +690,12 @@ impl<W: Write> Session<W> {
             return;
         }
         let multipv = multipv.min(legal);
+        if purpose == Purpose::Play {
+            let left = time_control_for(&self.settings).game_left_ms();
+            self.settings.latency = self.clock.search_started(left);
+        } else {
+            self.clock.unlink();
+        }
         let mut limits = limits_for(&self.settings, &board);
         limits.multipv = multipv;
         limits.excluded = self.exclusions();
@@ -752,6 +795,7 @@ impl<W: Write> Session<W> {
                 b.make_move(best);
                 self.board = Some(b);
                 self.say(&best.to_string());
+                self.clock.answered();
                 self.start_pondering();
             }
             Purpose::Suggest => self.say(&format!("SUGGEST {best}")),

@@ -10,6 +10,7 @@ use std::thread::JoinHandle;
 
 use crate::core::Pos;
 
+use super::memory::PREFAULT_MAX_BYTES;
 use super::score::Score;
 
 /// Entries per bucket (4 × 16 bytes = one 64-byte cache line).
@@ -63,9 +64,20 @@ struct Entry {
 }
 
 /// `n` zeroed entries straight from the allocator (fresh pages need no explicit zeroing).
-/// Halves the count until the allocation succeeds; `None` if even one bucket cannot be had.
-fn zeroed_entries(mut n: usize) -> Option<Box<[Entry]>> {
-    use std::alloc::{alloc_zeroed, Layout};
+/// Halves the count until the allocation succeeds (never aborts on a failed allocation);
+/// `None` if even one bucket cannot be had.
+fn zeroed_entries(n: usize) -> Option<Box<[Entry]>> {
+    // SAFETY: `alloc_zeroed` with the non-zero-sized layouts `zeroed_entries_with` passes.
+    zeroed_entries_with(n, |layout| unsafe { std::alloc::alloc_zeroed(layout) })
+}
+
+/// [`zeroed_entries`] with the allocation call given: `alloc_zeroed` must return zeroed memory
+/// of the global allocator for the layout, or null (the tests inject failures this way).
+fn zeroed_entries_with(
+    mut n: usize,
+    mut alloc_zeroed: impl FnMut(std::alloc::Layout) -> *mut u8,
+) -> Option<Box<[Entry]>> {
+    use std::alloc::Layout;
     while n >= BUCKET_ENTRIES {
         let Ok(layout) = Layout::array::<Entry>(n) else {
             n /= 2;
@@ -91,10 +103,17 @@ fn zeroed_entries(mut n: usize) -> Option<Box<[Entry]>> {
 /// every core running a search thread: with two threads on this 2-core VM those cross-core
 /// flushes took about 40 % of the CPU time and made two threads slower than one. Runs on its
 /// own thread right after the allocation (about 0.4 ms per MiB), so neither START nor the
-/// first move waits for it.
+/// first move waits for it. Only the first [`PREFAULT_MAX_BYTES`] are touched: a larger table
+/// (asked for with a large `max_memory` or `hash_size`) gets its other pages when a search
+/// stores there, so an idle engine never holds memory no search has used.
 fn prefault(table: &Table, cancel: &AtomicBool) {
     const PAGE_ENTRIES: usize = 4096 / ENTRY_BYTES;
-    for (i, e) in table.entries.iter().step_by(PAGE_ENTRIES).enumerate() {
+    let ahead = table.entries.len().min(PREFAULT_MAX_BYTES / ENTRY_BYTES);
+    for (i, e) in table.entries[..ahead]
+        .iter()
+        .step_by(PAGE_ENTRIES)
+        .enumerate()
+    {
         if i % 256 == 0 && cancel.load(Relaxed) {
             return;
         }
@@ -402,6 +421,38 @@ mod tests {
             "size differs"
         );
         assert!(other.load(&mut &b"garbage"[..]).is_err());
+    }
+
+    #[test]
+    fn failed_allocation_falls_back_to_a_smaller_table() {
+        // An allocator that refuses more than 1 MiB: 64 MiB asked, 1 MiB given, no abort.
+        let mut asked = Vec::new();
+        let entries = zeroed_entries_with((64 << 20) / ENTRY_BYTES, |layout| {
+            asked.push(layout.size());
+            if layout.size() > 1 << 20 {
+                std::ptr::null_mut()
+            } else {
+                // SAFETY: non-zero size (at least one bucket).
+                unsafe { std::alloc::alloc_zeroed(layout) }
+            }
+        })
+        .expect("a smaller table");
+        assert_eq!(entries.len() * ENTRY_BYTES, 1 << 20);
+        assert_eq!(
+            asked,
+            [
+                64 << 20,
+                32 << 20,
+                16 << 20,
+                8 << 20,
+                4 << 20,
+                2 << 20,
+                1 << 20
+            ]
+        );
+        assert!(entries.iter().all(|e| e.data.load(Relaxed) == 0));
+        // Nothing at all: None, not an abort.
+        assert!(zeroed_entries_with(1 << 10, |_| std::ptr::null_mut()).is_none());
     }
 
     #[test]

@@ -64,6 +64,9 @@ enum Command {
     PeakMemory(timing::peak_memory::Args),
     /// Wall time of fixed-depth searches for several thread counts.
     TimeToDepth(timing::time_to_depth::Args),
+    /// Matches under CPU load with c-gomoku-cli's clock rules: forfeits, answer time minus
+    /// limit, clock reserve at game end, memory per game.
+    Stress(timing::stress::Args),
 }
 
 fn main() {
@@ -85,6 +88,7 @@ fn main() {
         Command::AnswerLatency(a) => timing::answer_latency::run(a),
         Command::PeakMemory(a) => timing::peak_memory::run(a),
         Command::TimeToDepth(a) => timing::time_to_depth::run(a),
+        Command::Stress(a) => timing::stress::run(a),
     };
     if let Err(e) = result {
         eprintln!("pentad-tools: error: {e:#}");

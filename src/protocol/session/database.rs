@@ -608,10 +608,13 @@ impl<W: Write> Session<W> {
             .get(pos)?
             .map(|r| r.comment)
             .unwrap_or_default();
-        self.say(&format!(
-            "MESSAGE DATABASE TEXT {}",
-            quote_for_gui(&comment)
-        ));
+        // A multi-line comment goes out as several lines, as Yixin-Board reads it (on to the
+        // closing quote); each line is written on its own, so no other control character
+        // reaches the manager.
+        let text = format!("MESSAGE DATABASE TEXT {}", quote_for_gui(&comment));
+        for line in text.split('\n') {
+            self.say(line);
+        }
         Ok(())
     }
 }

@@ -141,3 +141,19 @@ fn stop_during_a_swap2_decision_answers_once_with_the_decision_so_far() {
         assert!(r[1].starts_with("name="), "ABOUT after the decision: {r:?}");
     }
 }
+
+#[test]
+fn control_characters_never_reach_the_output() {
+    let (mut s, _rx) = session();
+    s.handle_input(b"START 15", false);
+    s.handle_input(b"INFO eval_file a\x01b\0c\rd", false);
+    s.handle_input(b"FOO\0BAR\x1b[2J", false);
+    let out = std::mem::take(s.output());
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text.lines().count(), 3, "{text:?}");
+    assert!(
+        !text.chars().any(|c| c.is_control() && c != '\n'),
+        "{text:?}"
+    );
+    assert!(text.contains("a?b?c?d"), "{text:?}");
+}

@@ -178,6 +178,52 @@ pub fn moves_to_go(empty_cells: usize, move_number: usize) -> i64 {
     by_length.max(MIN_MOVES_TO_GO).min(by_cells).max(1)
 }
 
+/// The margin below the game clock covers this many times the worst latency observed.
+pub const STALL_RESERVE_FACTOR: i64 = 2;
+/// Latency observations are capped here (ms): a manager that charged more than this for one
+/// move was not measuring the engine (it was suspended, or the clock was set by hand).
+pub const LATENCY_CAP_MS: i64 = 2_000;
+/// Weight of a new observation in the typical latency (an exponential average).
+pub const LATENCY_AVERAGE_WEIGHT: f64 = 0.125;
+
+/// What the manager's game clock charged for our moves beyond the engine's own time from
+/// reading the command to writing the answer (pipes, scheduling, process wake-ups), as seen
+/// in the `time_left` of the following move. The protocol layer observes it; the budget
+/// reserves for it ([`TimeManager::with_latency`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ObservedLatency {
+    /// Exponential average of the latencies (ms), following rises at once.
+    pub typical_ms: f64,
+    /// The largest latency seen (ms).
+    pub worst_ms: i64,
+    /// How many moves were observed.
+    pub moves: u32,
+}
+
+impl ObservedLatency {
+    /// Adds one observation (ms; negative values, e.g. an increment, count as 0).
+    pub fn observe(&mut self, latency_ms: i64) {
+        let l = latency_ms.clamp(0, LATENCY_CAP_MS);
+        let avg = self.typical_ms + LATENCY_AVERAGE_WEIGHT * (l as f64 - self.typical_ms);
+        self.typical_ms = avg.max(l as f64);
+        self.worst_ms = self.worst_ms.max(l);
+        self.moves += 1;
+    }
+
+    /// What one more move at the floor costs the game clock (ms): the floor, the watchdog's
+    /// grace and the typical latency; at least [`MOVE_OVERHEAD_MS`].
+    pub fn per_move_ms(&self) -> i64 {
+        let floor = (INSTANT_FLOOR_MS + WATCHDOG_GRACE_MIN_MS) as i64;
+        (floor + self.typical_ms.ceil() as i64).max(MOVE_OVERHEAD_MS)
+    }
+
+    /// The margin kept below a game clock of `left_ms`: [`safety_margin_ms`], or twice the
+    /// worst latency seen when that is more.
+    pub fn margin_ms(&self, left_ms: i64) -> i64 {
+        safety_margin_ms(left_ms).max(STALL_RESERVE_FACTOR * self.worst_ms)
+    }
+}
+
 /// Smallest extra time the watchdog gives an overrunning search past its maximum (ms).
 pub const WATCHDOG_GRACE_MIN_MS: u64 = 5;
 /// The watchdog's extra time is `maximum / WATCHDOG_GRACE_DIVISOR`, between the min and cap.
@@ -245,10 +291,21 @@ fn turn_budget(turn_ms: i64) -> (u64, u64) {
 /// long game runs out. The I/O overhead is reserved for every move the game may still last
 /// (up to a full board), not only the moves the thinking time is shared over: full-board
 /// draws at 5 s a game otherwise end with the clock nearly spent.
-fn game_budget(left_ms: i64, empty_cells: usize, move_number: usize) -> (u64, u64) {
+///
+/// Both reserves grow with the latency the manager's clock showed ([`ObservedLatency`]):
+/// every move the game may still last keeps what a move at the floor costs the clock (the
+/// floor, the watchdog's grace and the typical latency), and the margin covers twice the
+/// worst latency seen. A move at the floor then costs the clock less than its share of the
+/// reserve, so the clock cannot run out while the latency stays as observed.
+fn game_budget(
+    left_ms: i64,
+    empty_cells: usize,
+    move_number: usize,
+    latency: ObservedLatency,
+) -> (u64, u64) {
     let mtg = moves_to_go(empty_cells, move_number);
     let may_last = mtg.max((empty_cells as i64 + 1) / 2);
-    let usable = (left_ms - safety_margin_ms(left_ms) - MOVE_OVERHEAD_MS * may_last).max(0);
+    let usable = (left_ms - latency.margin_ms(left_ms) - latency.per_move_ms() * may_last).max(0);
     let opt = usable as f64 / mtg as f64;
     let max =
         (opt * params::max_over_optimum()).min(usable as f64 * params::max_fraction_of_left());
@@ -259,6 +316,17 @@ impl TimeManager {
     /// The budget for the move about to be searched. `empty_cells` is the number of empty
     /// points on the board, `move_number` the number of stones already on it (plies played).
     pub fn new(tc: &TimeControl, empty_cells: usize, move_number: usize) -> TimeManager {
+        TimeManager::with_latency(tc, empty_cells, move_number, ObservedLatency::default())
+    }
+
+    /// [`TimeManager::new`] with the game-clock reserves scaled to the latency observed on
+    /// the manager's clock (see `game_budget`).
+    pub fn with_latency(
+        tc: &TimeControl,
+        empty_cells: usize,
+        move_number: usize,
+        latency: ObservedLatency,
+    ) -> TimeManager {
         let turn = tc.turn_ms();
         let game_left = tc.game_left_ms();
         if game_left.is_none() && turn >= ANALYSIS_TURN_MS {
@@ -267,7 +335,7 @@ impl TimeManager {
         let (mut optimum, turn_maximum) = turn_budget(turn);
         let mut maximum = turn_maximum;
         if let Some(left) = game_left {
-            let (game_optimum, game_maximum) = game_budget(left, empty_cells, move_number);
+            let (game_optimum, game_maximum) = game_budget(left, empty_cells, move_number, latency);
             optimum = optimum.min(game_optimum);
             maximum = maximum.min(game_maximum);
         }

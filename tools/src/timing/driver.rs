@@ -58,10 +58,7 @@ impl Driver {
     /// `show_stderr` the engine's stderr goes to ours, else it is discarded.
     pub fn start(program: &str, width: usize, height: usize, show_stderr: bool) -> Result<Driver> {
         let spec = EngineSpec {
-            name: None,
-            threads: None,
             program: program.to_string(),
-            args: vec![],
             ..Default::default()
         };
         let started = Instant::now();

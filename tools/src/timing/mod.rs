@@ -6,5 +6,7 @@ mod driver;
 pub mod answer_latency;
 pub mod peak_memory;
 pub mod report;
+pub mod rss_sampler;
+pub mod stress;
 pub mod time_harness;
 pub mod time_to_depth;
