@@ -175,7 +175,8 @@ fn coord(cmd: &'static str, args: &str) -> Result<Coord, ParseError> {
     Ok(Coord { x: v[0], y: v[1] })
 }
 
-fn no_args(cmd: &'static str, args: &str, c: Command) -> Result<Command, ParseError> {
+/// `c` when the command has no arguments, else a `Trailing` error.
+pub(super) fn no_args<T>(cmd: &'static str, args: &str, c: T) -> Result<T, ParseError> {
     if args.is_empty() {
         Ok(c)
     } else {

@@ -2,7 +2,7 @@
 //! the command word and the arguments on its own line. The position (`x,y` lines and `DONE`)
 //! or the path line that follows is collected by the session (session/database.rs).
 
-use super::command::{parse_fields, parse_i64, shorten, Coord, ParseError};
+use super::command::{no_args, parse_fields, parse_i64, shorten, Coord, ParseError};
 use crate::database::record::{Record, LABEL_DRAW, LABEL_LOSE, LABEL_WIN};
 use crate::database::Prune;
 
@@ -225,17 +225,6 @@ fn edit_label(args: &str) -> Result<PositionCommand, ParseError> {
         point: Coord { x: v[0], y: v[1] },
         text: text.to_string(),
     })
-}
-
-fn no_args(cmd: &'static str, args: &str, c: DbCommand) -> Result<DbCommand, ParseError> {
-    if args.is_empty() {
-        Ok(c)
-    } else {
-        Err(ParseError::Trailing {
-            cmd,
-            text: shorten(args),
-        })
-    }
 }
 
 /// Parses a database command from its upper-cased word and its arguments. `None` when the

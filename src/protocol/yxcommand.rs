@@ -2,7 +2,7 @@
 //! report, block lists, analysis, hash files, opening-rule steps. (The database commands are
 //! parsed elsewhere.)
 
-use super::command::{parse_i64, shorten, ParseError};
+use super::command::{no_args, parse_i64, shorten, ParseError};
 
 /// What a list of `x,y` lines (ended by `DONE`) after a command is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,17 +57,6 @@ pub enum YxCommand {
     Swap2Step(u8),
     /// `YXSOOSORVSTEP1`: propose the first three stones (the other steps send stones).
     SoosorvStep1,
-}
-
-fn no_args(cmd: &'static str, args: &str, c: YxCommand) -> Result<YxCommand, ParseError> {
-    if args.is_empty() {
-        Ok(c)
-    } else {
-        Err(ParseError::Trailing {
-            cmd,
-            text: shorten(args),
-        })
-    }
 }
 
 /// Parses a Yixin command (`word` upper-cased); `Unknown` when `word` is none of them.

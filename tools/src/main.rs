@@ -5,6 +5,7 @@
 mod analyse;
 mod board_speed;
 mod eval_tune;
+mod fit;
 mod games_file;
 mod label;
 mod openings;

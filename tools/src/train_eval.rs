@@ -14,6 +14,7 @@ use pentad::eval::tables::{EvalTables, Family, FamilyValues};
 use pentad::eval::threat::{threat_index, N_THREAT};
 use pentad::eval::{evaluate_linear, EVAL_LIMIT};
 
+use crate::fit;
 use crate::positions::{self, Position};
 use crate::progress::Progress;
 
@@ -54,7 +55,7 @@ const THREAT_B: usize = 2 * N_PCODES;
 const THREAT_W: usize = 2 * N_PCODES + N_THREAT;
 const N_PARAMS: usize = 2 * N_PCODES + 2 * N_THREAT;
 /// Every `HOLD_OUT`-th game is held out.
-const HOLD_OUT: usize = 10;
+const HOLD_OUT: u64 = 10;
 /// Fewest positions worth fitting a family to.
 const MIN_POSITIONS: usize = 1000;
 /// Logistic scales tried for the linear evaluation (the best one is kept).
@@ -137,15 +138,6 @@ fn sample(p: &Position, held_out: bool) -> Result<Option<Sample>> {
         score: f64::from(p.score),
         held_out,
     }))
-}
-
-/// Whether game number `game` is held out: one game in `HOLD_OUT`, chosen by `seed`.
-fn is_held_out(seed: u64, game: usize) -> bool {
-    let mut h = seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    h ^= h >> 31;
-    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    h ^= h >> 29;
-    h.is_multiple_of(HOLD_OUT as u64)
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -232,18 +224,10 @@ fn fit(samples: &[Sample], args: &Args, tied: bool, name: &str) -> FamilyValues 
         loss(samples, &targets, &zero, k, true)
     ));
     let mut w = zero;
-    let (mut m, mut v) = (vec![0.0; N_PARAMS], vec![0.0; N_PARAMS]);
-    let (b1, b2) = (0.9f64, 0.999f64);
+    let mut adam = fit::Adam::new(N_PARAMS);
     for t in 1..=args.iters {
         let g = gradient(samples, &targets, &w, k, args.threads);
-        for i in 0..N_PARAMS {
-            let gi = g[i] + args.lambda * w[i] / 1000.0;
-            m[i] = b1 * m[i] + (1.0 - b1) * gi;
-            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
-            let mh = m[i] / (1.0 - b1.powi(t as i32));
-            let vh = v[i] / (1.0 - b2.powi(t as i32));
-            w[i] -= args.rate * mh / (vh.sqrt() + 1e-8);
-        }
+        adam.step(&mut w, &g, args.rate, args.lambda / 1000.0);
         progress.inc(1);
         if t.is_multiple_of(REPORT_EVERY) || t == args.iters {
             progress.println(&format!(
@@ -281,7 +265,7 @@ pub fn run(args: &Args) -> Result<()> {
     for (f, family) in Family::ALL.iter().enumerate() {
         let mut samples = Vec::new();
         for (g, game) in games.iter().enumerate() {
-            let held_out = is_held_out(args.seed, g);
+            let held_out = fit::is_held_out(args.seed, g, HOLD_OUT);
             for p in game.iter().filter(|p| Family::of(p.rule.kind) == *family) {
                 if let Some(s) = sample(p, held_out)? {
                     samples.push(s);

@@ -15,6 +15,7 @@ use pentad::board::N_PCODES;
 use pentad::eval::tables::{EvalTables, Family};
 use pentad::search::ordered_moves;
 
+use crate::fit;
 use crate::games_file;
 use crate::positions::rule_of;
 use crate::progress::Progress;
@@ -65,13 +66,6 @@ struct Sample {
     held_out: bool,
 }
 
-fn is_held_out(seed: u64, game: usize) -> bool {
-    let mut h = seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    h ^= h >> 31;
-    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    (h ^ h >> 29).is_multiple_of(HOLD_OUT)
-}
-
 /// The samples of one family from every game of the files.
 fn load(files: &[String], family: Family, seed: u64) -> Result<Vec<Sample>> {
     let tied = family == Family::Gomoku;
@@ -84,7 +78,7 @@ fn load(files: &[String], family: Family, seed: u64) -> Result<Vec<Sample>> {
             if Family::of(rule.kind) != family {
                 continue;
             }
-            let held_out = is_held_out(seed, game_no);
+            let held_out = fit::is_held_out(seed, game_no, HOLD_OUT);
             let mut b = pentad::board::Board::new(g.width, g.height, rule)?;
             for (ply, &m) in g.moves.iter().enumerate() {
                 if ply >= g.opening_plies {
@@ -211,18 +205,10 @@ fn fit(samples: &[Sample], args: &Args, name: &str) -> (f64, Vec<f64>) {
     ));
     progress.println(&report(&zero, "pattern ordering"));
     let mut w = zero;
-    let (mut m, mut v) = (vec![0.0; N_PARAMS], vec![0.0; N_PARAMS]);
-    let (b1, b2) = (0.9f64, 0.999f64);
+    let mut adam = fit::Adam::new(N_PARAMS);
     for step in 1..=args.iters {
         let g = gradient(samples, &w, t);
-        for i in 0..N_PARAMS {
-            let gi = g[i] + args.lambda * w[i];
-            m[i] = b1 * m[i] + (1.0 - b1) * gi;
-            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
-            let mh = m[i] / (1.0 - b1.powi(step as i32));
-            let vh = v[i] / (1.0 - b2.powi(step as i32));
-            w[i] -= args.rate * mh / (vh.sqrt() + 1e-8);
-        }
+        adam.step(&mut w, &g, args.rate, args.lambda);
         progress.inc(1);
         if step.is_multiple_of(REPORT_EVERY) || step == args.iters {
             progress.println(&report(&w, &format!("step {step}")));
