@@ -142,6 +142,34 @@ tunables! {
     history_max: i32 = 16_384, 1_024..=65_536, step 1_024;
     /// Largest history change of one cutoff (the change is depth squared, capped by this).
     history_bonus_max: i32 = 400, 16..=4000, step 32;
+    /// Null-move pruning applies from this remaining depth in quiet non-PV nodes (0: off).
+    nmp_min_depth: i32 = 0, 0..=12, step 1;
+    /// Null-move pruning needs the static evaluation this far above beta.
+    nmp_margin: i32 = 0, 0..=600, step 20;
+    /// Plies a null move takes off besides the move itself…
+    nmp_reduction: i32 = 2, 1..=6, step 1;
+    /// …plus one more per this many plies of remaining depth.
+    nmp_depth_divisor: i32 = 4, 1..=16, step 1;
+    /// Internal iterative reduction: a PV or cut node without a table move searches one ply
+    /// less from this remaining depth (0: off).
+    iir_min_depth: i32 = 0, 0..=12, step 1;
+    /// Plies added to a node that must answer the opponent's open three (0: none).
+    defend_extension: i32 = 0, 0..=1, step 1;
+    /// Plies added to the forced block of the opponent's four (0: the block costs a ply).
+    block_extension: i32 = 0, 0..=2, step 1;
+    /// Move-count pruning at every depth (0: off): past
+    /// `(mcp_base + depth^1.32 * mcp_scale_pct / 100) / (2 - improving)` moves, a node that has
+    /// a non-losing move prunes its remaining non-forcing moves.
+    mcp_base: i32 = 0, 0..=20, step 1;
+    /// See `mcp_base`.
+    mcp_scale_pct: i32 = 100, 20..=400, step 10;
+    /// Moves where neither side has any shape are pruned below this remaining depth (0: never).
+    trivial_prune_depth: i32 = 0, 0..=8, step 1;
+    /// Fail-high reduction: in a cut node whose evaluation is this much (per ply, plus
+    /// `fhr_bias`) above beta, non-forcing moves are searched one ply less (0: off).
+    fhr_margin: i32 = 0, 0..=100, step 5;
+    /// See `fhr_margin`.
+    fhr_bias: i32 = 0, -100..=300, step 10;
     /// Most attacker fours in a VCF at a search leaf.
     qvcf_depth: i32 = 6, 1..=20, step 1;
     /// Node budget of one leaf VCF.

@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
-use crate::board::{Board, Threat, UNDEFENDED_THREAT_LOSS_PLIES};
+use crate::board::{Board, Pattern4, Threat, UNDEFENDED_THREAT_LOSS_PLIES};
 use crate::core::Pos;
 use crate::eval;
 
@@ -69,6 +69,8 @@ pub(crate) struct Worker<'a> {
     pv: Vec<Vec<Pos>>,
     move_bufs: Vec<Vec<(Pos, i32)>>,
     evals: Vec<Score>,
+    /// `nulls[ply]`: the node at `ply` was reached by a null move (no two in a row).
+    nulls: Vec<bool>,
     /// Depth of the current root iteration.
     pub root_depth: i32,
     /// Root moves the last `search_root` call finished (a prefix of its list).
@@ -97,6 +99,7 @@ impl<'a> Worker<'a> {
                 .map(|_| Vec::with_capacity(MOVE_LIST_CAPACITY))
                 .collect(),
             evals: vec![0; PLY_STACK_LEN],
+            nulls: vec![false; PLY_STACK_LEN],
             root_depth: 0,
             root_completed: 0,
             announce_root: false,
@@ -265,7 +268,12 @@ impl<'a> Worker<'a> {
             Threat::Win(n) => return mate_in(ply + n as usize),
             Threat::Loss(n) => return mated_in(ply + n as usize),
             // Forced defence: extend so that a forced block never ends the line.
+            Threat::Block(_) if (ply as i32) < 2 * self.root_depth => {
+                depth = (depth + block_extension()).max(1)
+            }
             Threat::Block(_) => depth = depth.max(1),
+            // An open three to answer: the few replies may be searched a ply deeper.
+            Threat::Defend if (ply as i32) < 2 * self.root_depth => depth += defend_extension(),
             _ => {}
         }
         if ply >= MAX_SEARCH_PLY {
@@ -293,6 +301,13 @@ impl<'a> Worker<'a> {
                 return v;
             }
         }
+        if iir_min_depth() > 0
+            && depth >= iir_min_depth()
+            && tt_move.is_none()
+            && (pv_node || cut_node)
+        {
+            depth -= 1;
+        }
         let static_eval = match tte {
             Some(h) if h.bound != Bound::None || h.eval != 0 => h.eval,
             _ => eval::evaluate(&self.board),
@@ -314,6 +329,15 @@ impl<'a> Worker<'a> {
                 && static_eval - futility_margin() * (depth - improving as i32) >= beta
             {
                 return static_eval;
+            }
+        }
+
+        if !pv_node && quiet_node && self.null_move_allowed(ply, depth, static_eval, beta) {
+            if let Some(v) = self.null_move_search(beta, depth, ply, cut_node) {
+                return v;
+            }
+            if self.stopped {
+                return 0;
             }
         }
 
@@ -354,6 +378,12 @@ impl<'a> Worker<'a> {
             m.1 += self.hist.score(me, m.0) / history_order_divisor();
         }
 
+        let mcp_limit = move_count_limit(depth, improving);
+        let likely_fail_high = fhr_margin() > 0
+            && !pv_node
+            && cut_node
+            && static_eval >= beta + fhr_bias() + fhr_margin() * depth;
+        let opp = me.opp();
         let orig_alpha = alpha;
         let mut best = -MATE;
         let mut best_move = Pos::NONE;
@@ -394,6 +424,20 @@ impl<'a> Worker<'a> {
                 next = n;
                 continue;
             }
+            if quiet_node && i > 0 && !forcing && best > -MATE_BOUND {
+                // Move-count pruning: the rest of the ordered list goes.
+                if i >= mcp_limit {
+                    next = n;
+                    continue;
+                }
+                // Trivial moves: no shape of either side there.
+                if depth < trivial_prune_depth()
+                    && self.board.pattern4(mv, me) == Pattern4::None
+                    && self.board.pattern4(mv, opp) == Pattern4::None
+                {
+                    continue;
+                }
+            }
             self.board.make_move(mv);
             let child = self.board.hash();
             if may_defer && n_deferred < deferred.len() && self.sh.in_flight.is_busy(child) {
@@ -405,7 +449,7 @@ impl<'a> Worker<'a> {
             if share {
                 self.sh.in_flight.enter(child);
             }
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 - (likely_fail_high && !forcing) as i32;
             let mut score;
             if i == 0 {
                 score = -self.node(-beta, -alpha, new_depth, ply + 1, pv_node, !cut_node);
@@ -488,6 +532,46 @@ impl<'a> Worker<'a> {
         best
     }
 
+    /// Whether a quiet non-PV node may try a null move: on, deep enough, well above beta, not
+    /// right after another null move, and no shape of the opponent's that two moves in a row
+    /// would turn into a win (a four-three, a double three, an open four or a five).
+    fn null_move_allowed(&self, ply: usize, depth: i32, static_eval: Score, beta: Score) -> bool {
+        if nmp_min_depth() == 0 || depth < nmp_min_depth() || self.nulls[ply] {
+            return false;
+        }
+        if beta.abs() >= MATE_BOUND || static_eval < beta + nmp_margin() {
+            return false;
+        }
+        let opp = self.board.side_to_move().opp();
+        [
+            Pattern4::Flex3x2,
+            Pattern4::Block4Flex3,
+            Pattern4::Flex4,
+            Pattern4::Five,
+        ]
+        .iter()
+        .all(|&p4| self.board.pattern4_count(opp, p4) == 0)
+    }
+
+    /// Passes and searches the opponent's reply reduced with a null window at beta: its
+    /// fail-high score when the pass alone holds beta (mates capped to beta), else `None`.
+    fn null_move_search(
+        &mut self,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<Score> {
+        let r = nmp_reduction() + depth / nmp_depth_divisor();
+        let me = self.board.side_to_move();
+        self.board.set_side_to_move(me.opp());
+        self.nulls[ply + 1] = true;
+        let v = -self.node(-beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut_node);
+        self.nulls[ply + 1] = false;
+        self.board.set_side_to_move(me);
+        (v >= beta && !self.stopped).then_some(if v >= MATE_BOUND { beta } else { v })
+    }
+
     /// Leaf evaluation: a VCF for the side to move, else the static evaluation.
     fn quiesce(&mut self, _alpha: Score, beta: Score, ply: usize, threat: Threat) -> Score {
         let stand = eval::evaluate(&self.board);
@@ -508,6 +592,15 @@ impl<'a> Worker<'a> {
         }
         stand
     }
+}
+
+/// The move-count pruning limit of a node (see `mcp_base`; `usize::MAX` when off).
+fn move_count_limit(depth: i32, improving: bool) -> usize {
+    if mcp_base() == 0 {
+        return usize::MAX;
+    }
+    let grown = f64::from(depth.max(0)).powf(1.32) * f64::from(mcp_scale_pct()) / 100.0;
+    ((f64::from(mcp_base()) + grown) / (2 - improving as i32) as f64) as usize
 }
 
 /// Moves the best-ordered entry of `moves[i..]` to index `i` and returns it.
