@@ -119,6 +119,9 @@ tunables! {
     lmr_deep_depth: i32 = 8, 2..=20, step 1;
     /// See `lmr_deep_depth`.
     lmr_very_late_moves: usize = 16, 4..=64, step 2;
+    /// With this set, late-move reductions follow `1 + ln(depth) * ln(moves) * 100 / lmr_log_div`
+    /// instead of the move-count steps above (0: the steps).
+    lmr_log_div: i32 = 0, 0..=600, step 10;
     /// Root moves from this index on are first searched `root_lmr_reduction` plies less (a
     /// result above alpha is searched again at full depth).
     root_lmr_min_moves: usize = 6, 1..=32, step 1;

@@ -461,9 +461,7 @@ impl<'a> Worker<'a> {
                     && !forcing
                     && quiet_node
                 {
-                    r = 1
-                        + (i >= lmr_late_moves()) as i32
-                        + (depth >= lmr_deep_depth() && i >= lmr_very_late_moves()) as i32;
+                    r = late_move_reduction(depth, i);
                     if pv_node {
                         r -= 1;
                     }
@@ -592,6 +590,18 @@ impl<'a> Worker<'a> {
         }
         stand
     }
+}
+
+/// Plies a late quiet move `i` (0-based) at remaining `depth` is first searched less, before
+/// the node's own adjustments: steps at move counts, or with `lmr_log_div` set one ply plus a
+/// smooth `ln(depth) * ln(i + 1)` surface.
+fn late_move_reduction(depth: i32, i: usize) -> i32 {
+    if lmr_log_div() > 0 {
+        let surface = f64::from(depth).ln() * ((i + 1) as f64).ln();
+        return 1 + (surface * 100.0 / f64::from(lmr_log_div())) as i32;
+    }
+    1 + (i >= lmr_late_moves()) as i32
+        + (depth >= lmr_deep_depth() && i >= lmr_very_late_moves()) as i32
 }
 
 /// The move-count pruning limit of a node (see `mcp_base`; `usize::MAX` when off).
