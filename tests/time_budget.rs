@@ -3,7 +3,8 @@
 //! `min(timeout_turn, time_left)` and never run out of game time.
 
 use pentad::search::time::{
-    safety_margin_ms, TimeControl, TimeManager, INSTANT_FLOOR_MS, INSTANT_MAX_MS, UNLIMITED_MS,
+    safety_margin_ms, turn_margin_ms, TimeControl, TimeManager, INSTANT_FLOOR_MS, INSTANT_MAX_MS,
+    UNLIMITED_MS,
 };
 
 /// The optimum of a budget with a time limit.
@@ -69,11 +70,12 @@ fn typical_controls_leave_room_and_use_the_clock() {
     ] {
         let control = tc(Some(turn), matc, (matc > 0).then_some(matc));
         let tm = TimeManager::new(&control, 225, 0);
-        let limit = control.enforced_limit_ms();
+        let game = control.game_left_ms().unwrap_or(i64::MAX);
         assert!(!tm.is_infinite());
         assert!(
-            (max_ms(&tm) as i64) <= limit - safety_margin_ms(limit.min(turn)),
-            "{turn}/{matc}: maximum {} vs limit {limit}",
+            (max_ms(&tm) as i64)
+                <= (turn - turn_margin_ms(turn)).min(game.saturating_sub(safety_margin_ms(game))),
+            "{turn}/{matc}: maximum {} vs turn {turn}, game {game}",
             max_ms(&tm)
         );
         assert!(opt_ms(&tm) > 0 && opt_ms(&tm) <= max_ms(&tm));
@@ -121,11 +123,14 @@ fn nearly_spent_and_negative_time_left() {
 
 #[test]
 fn turn_zero_and_tiny_turns_answer_at_once() {
-    for turn in [0, 1, 10, 50] {
+    for turn in [0, 1, 10, 40] {
         let tm = TimeManager::new(&tc(Some(turn), 0, Some(UNLIMITED_MS)), 225, 0);
         assert!(max_ms(&tm) <= INSTANT_MAX_MS, "turn {turn}: {tm:?}");
         assert_eq!(opt_ms(&tm), 0, "turn {turn}");
     }
+    // From 50 ms on the turn keeps its margin like any other.
+    let tm = TimeManager::new(&tc(Some(50), 0, Some(UNLIMITED_MS)), 225, 0);
+    assert!(max_ms(&tm) + 25 <= 50, "{tm:?}");
 }
 
 #[test]
@@ -149,10 +154,11 @@ fn full_games_never_run_out() {
 
 #[test]
 fn fast_turn_limits_keep_a_margin() {
-    // 0.2 s a move on a loaded machine: the answer must arrive well before the limit.
+    // 0.2 s a move: the answer must arrive before the limit, yet most of the turn is used.
     let tm = TimeManager::new(&tc(Some(200), 0, Some(UNLIMITED_MS)), 225, 0);
-    assert!(max_ms(&tm) + 60 <= 200, "{tm:?}");
-    assert!(max_ms(&tm) >= 100, "{tm:?}: too timid");
+    assert!(max_ms(&tm) + 30 <= 200, "{tm:?}");
+    assert!(max_ms(&tm) >= 160, "{tm:?}: too timid");
     let tm = TimeManager::new(&tc(Some(1_000), 0, None), 225, 0);
-    assert!(max_ms(&tm) + 100 <= 1_000, "{tm:?}");
+    assert!(max_ms(&tm) + 60 <= 1_000, "{tm:?}");
+    assert!(max_ms(&tm) >= 900, "{tm:?}: too timid");
 }

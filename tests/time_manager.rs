@@ -3,8 +3,8 @@
 
 use pentad::core::Pos;
 use pentad::search::time::{
-    safety_margin_ms, IterationState, TimeControl, TimeManager, INSTANT_FLOOR_MS, INSTANT_MAX_MS,
-    NEXT_ITERATION_MAX_PCT, UNLIMITED_MS,
+    safety_margin_ms, turn_margin_ms, IterationState, TimeControl, TimeManager, INSTANT_FLOOR_MS,
+    INSTANT_MAX_MS, NEXT_ITERATION_MAX_PCT, UNLIMITED_MS,
 };
 
 fn tc(turn: Option<i64>, matc: i64, left: Option<i64>) -> TimeControl {
@@ -50,12 +50,15 @@ fn check(c: &TimeControl, empty: usize, moves: usize) -> TimeManager {
         opt_ms(&tm),
         max_ms(&tm)
     );
-    let limit = c.enforced_limit_ms();
-    let room = limit - safety_margin_ms(limit);
+    let turn = c.turn_ms();
+    let mut room = turn - turn_margin_ms(turn);
+    if let Some(left) = c.game_left_ms() {
+        room = room.min(left - safety_margin_ms(left));
+    }
     if room >= INSTANT_MAX_MS as i64 {
         assert!(
             max_ms(&tm) as i64 <= room,
-            "{c:?}: maximum {} > limit {limit} - margin",
+            "{c:?}: maximum {} > {room} (the limits less their margins)",
             max_ms(&tm)
         );
     } else {
@@ -73,7 +76,7 @@ fn check(c: &TimeControl, empty: usize, moves: usize) -> TimeManager {
 #[test]
 fn fastgame_5s_120s() {
     let start = check(&tc(Some(5_000), 120_000, Some(120_000)), 225, 0);
-    assert!(max_ms(&start) <= 5_000 - 342);
+    assert!(max_ms(&start) <= 5_000 - 225);
     assert!(opt_ms(&start) >= 1_500, "{start:?}");
     // Late in the game with 20 s left: smaller, still sane.
     let late = check(&tc(Some(5_000), 120_000, Some(20_000)), 125, 100);
@@ -100,7 +103,7 @@ fn finals_300s_1000s() {
 #[test]
 fn one_second_no_game_limit() {
     let tm = check(&tc(Some(1_000), 0, None), 225, 0);
-    assert_eq!(max_ms(&tm), 1_000 - safety_margin_ms(1_000) as u64);
+    assert_eq!(max_ms(&tm), 1_000 - turn_margin_ms(1_000) as u64);
     assert!(opt_ms(&tm) >= 500);
     // The same with the "unlimited" time_left a manager may send.
     let tm2 = check(&tc(Some(1_000), 0, Some(UNLIMITED_MS)), 225, 0);
@@ -155,7 +158,7 @@ fn timeout_turn_zero_is_instant() {
 #[test]
 fn never_sent_turn_defaults_to_30s() {
     let tm = check(&tc(None, 0, None), 225, 0);
-    assert_eq!(max_ms(&tm), 30_000 - safety_margin_ms(30_000) as u64);
+    assert_eq!(max_ms(&tm), 30_000 - turn_margin_ms(30_000) as u64);
     assert!(!tm.is_infinite());
 }
 

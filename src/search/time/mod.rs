@@ -14,10 +14,11 @@
 //!   protocol makes it authoritative; it is trusted over any wall clock); before the first
 //!   `time_left`, a `timeout_match` with `0 < timeout_match <` [`UNLIMITED_MS`]. A negative or
 //!   nearly spent `time_left` shrinks the budget with it, down to [`INSTANT_FLOOR_MS`].
-//! - Every real limit `L` (the turn limit, the time left) is reduced by
-//!   [`safety_margin_ms`]`(L)` for process scheduling, pipes and unwinding the search, so the
-//!   answer arrives before `min(timeout_turn, time_left)` itself (managers allow 1000 ms more;
-//!   we do not use it).
+//! - Every real limit `L` is reduced by a margin for process scheduling, pipes and unwinding
+//!   the search, so the answer arrives before `min(timeout_turn, time_left)` itself: the time
+//!   left by [`safety_margin_ms`]`(L)` (the game clock has no tolerance), the turn limit by
+//!   the smaller [`turn_margin_ms`]`(L)` (managers allow 1000 ms more on the turn; only a
+//!   stall on a loaded machine makes an answer late, and never by that much).
 //! - With a game clock, the time left is shared over an estimate of our remaining moves
 //!   ([`moves_to_go`]) after reserving [`MOVE_OVERHEAD_MS`] for the I/O round trip of every
 //!   move we might still have to play (half the empty cells).
@@ -68,6 +69,14 @@ pub const MARGIN_BASE_MS: i64 = 50;
 pub const MARGIN_DIVISOR: i64 = 10;
 /// The safety margin never exceeds this (ms).
 pub const MARGIN_CAP_MS: i64 = 500;
+/// Fixed part of the margin kept below a turn limit (ms). Smaller than the game clock's
+/// [`MARGIN_BASE_MS`]: an answer that is late on the turn by a scheduling stall is still
+/// inside every manager's turn tolerance (1 s in Piskvork, GomocupJudge and c-gomoku-cli),
+/// while the game clock has none; and at 0.5 s a move the game-clock margin left a fifth of
+/// every turn unused.
+pub const TURN_MARGIN_BASE_MS: i64 = 25;
+/// Proportional part of the turn margin: `limit / TURN_MARGIN_DIVISOR`.
+pub const TURN_MARGIN_DIVISOR: i64 = 25;
 /// Time reserved per expected remaining move for the manager↔engine round trip (ms).
 pub const MOVE_OVERHEAD_MS: i64 = 10;
 /// Fewest moves the remaining game clock is shared over.
@@ -169,6 +178,13 @@ pub fn safety_margin_ms(limit_ms: i64) -> i64 {
     (MARGIN_BASE_MS + limit_ms.max(0) / MARGIN_DIVISOR).min(MARGIN_CAP_MS)
 }
 
+/// The margin (ms) kept below a turn limit of `limit_ms`: a fixed part plus a 25th of the
+/// limit, capped at [`MARGIN_CAP_MS`]. 0.2 s → 33 ms, 0.5 s → 45 ms, 1 s → 65 ms, ≥ 11.9 s →
+/// 500 ms.
+pub fn turn_margin_ms(limit_ms: i64) -> i64 {
+    (TURN_MARGIN_BASE_MS + limit_ms.max(0) / TURN_MARGIN_DIVISOR).min(MARGIN_CAP_MS)
+}
+
 /// Estimated number of our own moves still to play: our share of the expected game length
 /// left plus [`MOVES_TO_GO_EXTRA`], at least [`MIN_MOVES_TO_GO`], but never more than half
 /// the empty cells (rounded up), and at least 1.
@@ -227,15 +243,14 @@ impl ObservedLatency {
 /// Smallest extra time the watchdog gives an overrunning search past its maximum (ms).
 pub const WATCHDOG_GRACE_MIN_MS: u64 = 5;
 /// The watchdog's extra time is `maximum / WATCHDOG_GRACE_DIVISOR`, between the min and cap.
-pub const WATCHDOG_GRACE_DIVISOR: u64 = 16;
+pub const WATCHDOG_GRACE_DIVISOR: u64 = 32;
 /// Largest extra time the watchdog gives past the maximum (ms).
 pub const WATCHDOG_GRACE_CAP_MS: u64 = 100;
 
 /// When (ms after the search was started) the engine facade stops waiting for a search that
 /// ignored its hard maximum and answers with the best move so far: the maximum plus a grace
-/// of 1/16 of it (5..=100 ms). That is well inside the safety margin below the real limit,
-/// leaving time to wake up and print on a loaded machine: 0.2 s turn → maximum 130,
-/// watchdog 138; 5 s → 4500, 4600. Answering early costs (almost) nothing: after the stop
+/// of 1/32 of it (5..=100 ms). That is inside the margin below the real limit, leaving time
+/// to wake up and print: 0.2 s turn → maximum 167, watchdog 172; 5 s → 4775, 4924. Answering early costs (almost) nothing: after the stop
 /// flag the search returns the best move of its last completed iteration, which is the one
 /// the watchdog has from the iteration's report.
 pub fn watchdog_ms(maximum_ms: u64) -> u64 {
@@ -265,10 +280,10 @@ impl Default for TimeManager {
     }
 }
 
-/// Budget from a single limit that must not be exceeded (turn or game), for the instant case:
-/// `min(INSTANT_MAX_MS, limit − margin)`, but at least [`INSTANT_FLOOR_MS`].
+/// Budget from a short turn limit, for the instant case: `min(INSTANT_MAX_MS, limit −
+/// margin)`, but at least [`INSTANT_FLOOR_MS`].
 fn instant_max(limit_ms: i64) -> u64 {
-    let room = limit_ms - safety_margin_ms(limit_ms);
+    let room = limit_ms - turn_margin_ms(limit_ms);
     (room.max(INSTANT_FLOOR_MS as i64) as u64).min(INSTANT_MAX_MS)
 }
 
@@ -277,7 +292,7 @@ fn turn_budget(turn_ms: i64) -> (u64, u64) {
     if turn_ms <= 0 {
         return (0, INSTANT_MAX_MS);
     }
-    let max = turn_ms - safety_margin_ms(turn_ms);
+    let max = turn_ms - turn_margin_ms(turn_ms);
     if max < INSTANT_MAX_MS as i64 {
         (0, instant_max(turn_ms))
     } else {
