@@ -159,7 +159,7 @@ tunables! {
     /// Plies added to a node that must answer the opponent's open three (0: none).
     defend_extension: i32 = 0, 0..=1, step 1;
     /// Plies added to the forced block of the opponent's four (0: the block costs a ply).
-    block_extension: i32 = 0, 0..=2, step 1;
+    block_extension: i32 = 1, 0..=2, step 1;
     /// Move-count pruning at every depth (0: off): past
     /// `(mcp_base + depth^1.32 * mcp_scale_pct / 100) / (2 - improving)` moves, a node that has
     /// a non-losing move prunes its remaining non-forcing moves.
