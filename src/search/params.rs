@@ -157,7 +157,7 @@ tunables! {
     /// less from this remaining depth (0: off).
     iir_min_depth: i32 = 0, 0..=12, step 1;
     /// Plies added to a node that must answer the opponent's open three (0: none).
-    defend_extension: i32 = 0, 0..=1, step 1;
+    defend_extension: i32 = 1, 0..=1, step 1;
     /// Plies added to the forced block of the opponent's four (0: the block costs a ply).
     block_extension: i32 = 1, 0..=2, step 1;
     /// Move-count pruning at every depth (0: off): past
@@ -173,6 +173,14 @@ tunables! {
     fhr_margin: i32 = 0, 0..=100, step 5;
     /// See `fhr_margin`.
     fhr_bias: i32 = 0, -100..=300, step 10;
+    /// Singular extensions from this remaining depth (0: off): a table move that failed high
+    /// is searched a ply deeper when no other move reaches its value less `se_margin` per
+    /// ply in a search of half the depth.
+    se_min_depth: i32 = 0, 0..=16, step 1;
+    /// See `se_min_depth`.
+    se_margin: i32 = 4, 1..=60, step 1;
+    /// The table entry may be this many plies shallower than the node for the test.
+    se_tt_depth_slack: i32 = 3, 0..=8, step 1;
     /// Most attacker fours in a VCF at a search leaf.
     qvcf_depth: i32 = 6, 1..=20, step 1;
     /// Node budget of one leaf VCF.

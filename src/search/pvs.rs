@@ -15,7 +15,7 @@ use super::report::{RootEvent, RootEvents};
 use super::score::{mate_in, mated_in, value_from_tt, value_to_tt, Score, MATE, MATE_BOUND};
 use super::smp::InFlight;
 use super::time::TimeManager;
-use super::tt::{Bound, TTable};
+use super::tt::{Bound, TTable, TtHit};
 use super::vcf;
 
 /// State shared by all threads of one search.
@@ -71,6 +71,8 @@ pub(crate) struct Worker<'a> {
     evals: Vec<Score>,
     /// `nulls[ply]`: the node at `ply` was reached by a null move (no two in a row).
     nulls: Vec<bool>,
+    /// `excluded_moves[ply]`: the move a singular-extension test leaves out at `ply`.
+    excluded_moves: Vec<Pos>,
     /// Depth of the current root iteration.
     pub root_depth: i32,
     /// Root moves the last `search_root` call finished (a prefix of its list).
@@ -100,6 +102,7 @@ impl<'a> Worker<'a> {
                 .collect(),
             evals: vec![0; PLY_STACK_LEN],
             nulls: vec![false; PLY_STACK_LEN],
+            excluded_moves: vec![Pos::NONE; PLY_STACK_LEN],
             root_depth: 0,
             root_completed: 0,
             announce_root: false,
@@ -285,11 +288,13 @@ impl<'a> Worker<'a> {
 
         let key = self.board.hash();
         let tte = self.sh.tt.probe(key);
+        let excluded = self.excluded_moves[ply];
         let mut tt_move = Pos::NONE;
         if let Some(h) = tte {
             tt_move = h.mv;
             let v = value_from_tt(h.value, ply);
             if !pv_node
+                && excluded.is_none()
                 && h.depth >= depth
                 && match h.bound {
                     Bound::Exact => true,
@@ -332,9 +337,25 @@ impl<'a> Worker<'a> {
             }
         }
 
-        if !pv_node && quiet_node && self.null_move_allowed(ply, depth, static_eval, beta) {
+        if !pv_node
+            && quiet_node
+            && excluded.is_none()
+            && self.null_move_allowed(ply, depth, static_eval, beta)
+        {
             if let Some(v) = self.null_move_search(beta, depth, ply, cut_node) {
                 return v;
+            }
+            if self.stopped {
+                return 0;
+            }
+        }
+
+        let mut singular = false;
+        if let Some(h) = tte.filter(|_| excluded.is_none() && se_min_depth() > 0) {
+            match self.singular_test(h, depth, ply, beta, cut_node) {
+                SingularTest::Extend => singular = true,
+                SingularTest::MultiCut(v) => return v,
+                SingularTest::Neither => {}
             }
             if self.stopped {
                 return 0;
@@ -410,6 +431,9 @@ impl<'a> Worker<'a> {
             } else {
                 break;
             };
+            if mv == excluded {
+                continue;
+            }
             let forcing = order >= FORCING_ORDER;
             // Late-move pruning of quiet moves in non-PV nodes.
             if !pv_node
@@ -449,7 +473,8 @@ impl<'a> Worker<'a> {
             if share {
                 self.sh.in_flight.enter(child);
             }
-            let new_depth = depth - 1 - (likely_fail_high && !forcing) as i32;
+            let new_depth = depth - 1 - (likely_fail_high && !forcing) as i32
+                + (singular && mv == tt_move) as i32;
             let mut score;
             if i == 0 {
                 score = -self.node(-beta, -alpha, new_depth, ply + 1, pv_node, !cut_node);
@@ -519,14 +544,16 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.sh.tt.store(
-            key,
-            best_move,
-            value_to_tt(best, ply),
-            static_eval,
-            depth,
-            bound,
-        );
+        if excluded.is_none() {
+            self.sh.tt.store(
+                key,
+                best_move,
+                value_to_tt(best, ply),
+                static_eval,
+                depth,
+                bound,
+            );
+        }
         best
     }
 
@@ -570,6 +597,41 @@ impl<'a> Worker<'a> {
         (v >= beta && !self.stopped).then_some(if v >= MATE_BOUND { beta } else { v })
     }
 
+    /// The singular-extension test of a node whose table entry `h` holds a move that failed
+    /// high deep enough: a reduced search of the other moves against a bar below the entry's
+    /// value. When none reaches the bar, the table move is singular and is searched a ply
+    /// deeper; when the bar is at or above beta and another move reaches it too, the node
+    /// fails high at once (multi-cut).
+    fn singular_test(
+        &mut self,
+        h: TtHit,
+        depth: i32,
+        ply: usize,
+        beta: Score,
+        cut_node: bool,
+    ) -> SingularTest {
+        let tt_value = value_from_tt(h.value, ply);
+        if depth < se_min_depth()
+            || h.mv.is_none()
+            || !matches!(h.bound, Bound::Lower | Bound::Exact)
+            || h.depth < depth - se_tt_depth_slack()
+            || tt_value.abs() >= MATE_BOUND
+        {
+            return SingularTest::Neither;
+        }
+        let bar = tt_value - se_margin() * depth;
+        self.excluded_moves[ply] = h.mv;
+        let v = self.node(bar - 1, bar, (depth - 1) / 2, ply, false, cut_node);
+        self.excluded_moves[ply] = Pos::NONE;
+        if v < bar {
+            SingularTest::Extend
+        } else if bar >= beta {
+            SingularTest::MultiCut(bar)
+        } else {
+            SingularTest::Neither
+        }
+    }
+
     /// Leaf evaluation: a VCF for the side to move, else the static evaluation.
     fn quiesce(&mut self, _alpha: Score, beta: Score, ply: usize, threat: Threat) -> Score {
         let stand = eval::evaluate(&self.board);
@@ -602,6 +664,16 @@ fn late_move_reduction(depth: i32, i: usize) -> i32 {
     }
     1 + (i >= lmr_late_moves()) as i32
         + (depth >= lmr_deep_depth() && i >= lmr_very_late_moves()) as i32
+}
+
+/// What a singular-extension test found.
+enum SingularTest {
+    /// The table move is singular: search it a ply deeper.
+    Extend,
+    /// Another move also holds the bar, which is at or above beta: fail high with this value.
+    MultiCut(Score),
+    /// Neither.
+    Neither,
 }
 
 /// The move-count pruning limit of a node (see `mcp_base`; `usize::MAX` when off).
