@@ -33,6 +33,36 @@ pub(super) struct YixinState {
     pub blocked_paths: Vec<(u64, Pos)>,
     /// `YXHASHDUMP` / `YXHASHLOAD` sent without a path: the next line is the path.
     pub pending_hash_file: Option<HashFile>,
+    /// The search an answer asked for next, started once the answered search is joined.
+    pub follow_up: Option<FollowUp>,
+    /// STOP / YXSTOP arrived since the running `YXBALANCETWO` began.
+    pub stop_requested: bool,
+}
+
+/// A search that follows an answer. It starts only after the answered search has been
+/// joined (the session answers first, then joins), since one search runs at a time.
+pub(super) enum FollowUp {
+    /// `INFO pondering 1`: think on the opponent's time.
+    Ponder,
+    /// The opponent's reply of `YXBALANCETWO`: `board` has our move; `max_depth`, when the
+    /// person stopped our search, is the depth it completed (the reply goes no deeper, so
+    /// that one Stop ends both: the GUI sends no second one).
+    BalanceReply {
+        board: Box<Board>,
+        purpose: Purpose,
+        max_depth: Option<u32>,
+    },
+}
+
+impl std::fmt::Debug for FollowUp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FollowUp::Ponder => f.write_str("Ponder"),
+            FollowUp::BalanceReply { max_depth, .. } => {
+                write!(f, "BalanceReply {{ max_depth: {max_depth:?} }}")
+            }
+        }
+    }
 }
 
 impl<W: Write> Session<W> {
@@ -66,6 +96,7 @@ impl<W: Write> Session<W> {
             YxCommand::BlockPathReset => self.yx.blocked_paths.clear(),
             YxCommand::SearchDefend => self.think(Purpose::Defend, usize::MAX),
             YxCommand::Balance { two, bias } => {
+                self.yx.stop_requested = false;
                 let bias = bias.clamp(-i64::from(MATE_BOUND), i64::from(MATE_BOUND)) as i32;
                 self.think(
                     Purpose::Balance {
@@ -286,9 +317,46 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// After a move was played with `INFO pondering 1`: think on the opponent's time
-    /// (silently, without limits) until the next command; the table keeps the work.
-    pub(super) fn start_pondering(&mut self) {
+    /// STOP / YXSTOP while a search runs: stop it (and remember it for a balance reply).
+    pub(super) fn stop_search(&mut self) {
+        self.yx.stop_requested = true;
+        self.engine.stop();
+    }
+
+    /// After our move is answered: ponder once the search is joined (see [`FollowUp`]).
+    pub(super) fn ponder_after_answer(&mut self) {
+        self.yx.follow_up = Some(FollowUp::Ponder);
+    }
+
+    /// Starts the search the last answer asked for, if any (call once the answered search
+    /// has been joined).
+    pub(super) fn start_follow_up(&mut self) {
+        match self.yx.follow_up.take() {
+            None => {}
+            Some(FollowUp::Ponder) => self.start_pondering(),
+            Some(FollowUp::BalanceReply {
+                board,
+                purpose,
+                max_depth,
+            }) => {
+                let saved_board = self.board.replace(*board);
+                let saved_depth = self.settings.max_depth;
+                if let Some(d) = max_depth {
+                    self.settings.max_depth = match saved_depth {
+                        0 => d,
+                        set => set.min(d),
+                    };
+                }
+                self.think(purpose, BALANCE_LINES);
+                self.settings.max_depth = saved_depth;
+                self.board = saved_board;
+            }
+        }
+    }
+
+    /// With `INFO pondering 1`, after our move: think on the opponent's time (silently,
+    /// without limits) until the next command; the table keeps the work.
+    fn start_pondering(&mut self) {
         if !self.settings.pondering || !self.queue.is_empty() || self.input_closed {
             return;
         }
@@ -349,15 +417,19 @@ impl<W: Write> Session<W> {
                     .unwrap_or(best);
                 let mut board = task.board;
                 board.make_move(mv);
-                let saved = self.board.replace(board);
                 // The reply is the opponent's: the target from their side is -bias.
                 let purpose = Purpose::Balance {
                     two,
                     bias: -bias,
                     first: Some(mv),
                 };
-                self.think(purpose, BALANCE_LINES);
-                self.board = saved;
+                let stopped = std::mem::take(&mut self.yx.stop_requested);
+                let completed = lines.iter().map(|r| r.depth).filter(|&d| d > 0).min();
+                self.yx.follow_up = Some(FollowUp::BalanceReply {
+                    board: Box::new(board),
+                    purpose,
+                    max_depth: stopped.then(|| completed.unwrap_or(1)),
+                });
             }
             (_, Some(m1)) => {
                 let m2 = pick(false, bias).unwrap_or(best);
