@@ -268,7 +268,7 @@ impl<W: Write> Session<W> {
                     self.conclude(task, outcome);
                 }
                 self.engine.finished();
-                self.start_follow_up();
+                self.start_balance_reply();
                 self.drain_queue();
                 self.quit_if_input_done();
             }
@@ -282,6 +282,7 @@ impl<W: Write> Session<W> {
             };
             self.execute(line);
         }
+        self.ponder_if_idle();
     }
 
     fn execute(&mut self, line: Line) {
@@ -672,7 +673,7 @@ impl<W: Write> Session<W> {
             log::error!("{e}");
             if let Some(task) = self.task.take() {
                 self.conclude(task, Err(e));
-                self.start_follow_up();
+                self.start_balance_reply();
             }
         }
     }

@@ -181,12 +181,16 @@ fn first_line_depths(s: &mut Session<Vec<u8>>) -> Vec<u32> {
 
 #[test]
 fn pondering_starts_once_the_move_is_answered() {
+    // Yixin-Board sends a database query while the engine thinks: it is answered after the
+    // move, and the pondering starts after it.
     let (mut s, rx) = session();
     for l in [
         "INFO pondering 1",
         "INFO timeout_turn 200",
         "START 15",
         "BEGIN",
+        "yxquerydatabaseallt",
+        "done",
     ] {
         s.handle_input(l.as_bytes(), false);
     }

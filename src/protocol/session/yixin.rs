@@ -33,35 +33,29 @@ pub(super) struct YixinState {
     pub blocked_paths: Vec<(u64, Pos)>,
     /// `YXHASHDUMP` / `YXHASHLOAD` sent without a path: the next line is the path.
     pub pending_hash_file: Option<HashFile>,
-    /// The search an answer asked for next, started once the answered search is joined.
-    pub follow_up: Option<FollowUp>,
+    /// The reply search `YXBALANCETWO` asked for, started once our search is joined.
+    pub balance_reply: Option<BalanceReply>,
     /// STOP / YXSTOP arrived since the running `YXBALANCETWO` began.
     pub stop_requested: bool,
+    /// With `INFO pondering 1`, after our move: the position hash to ponder on once the
+    /// session is idle (no search, nothing queued, no block being read) on that position.
+    pub ponder_on: Option<u64>,
 }
 
-/// A search that follows an answer. It starts only after the answered search has been
-/// joined (the session answers first, then joins), since one search runs at a time.
-pub(super) enum FollowUp {
-    /// `INFO pondering 1`: think on the opponent's time.
-    Ponder,
-    /// The opponent's reply of `YXBALANCETWO`: `board` has our move; `max_depth`, when the
-    /// person stopped our search, is the depth it completed (the reply goes no deeper, so
-    /// that one Stop ends both: the GUI sends no second one).
-    BalanceReply {
-        board: Box<Board>,
-        purpose: Purpose,
-        max_depth: Option<u32>,
-    },
+/// The opponent's reply of `YXBALANCETWO`. It starts only after our search has been joined
+/// (the session answers first, then joins), since one search runs at a time.
+pub(super) struct BalanceReply {
+    /// The position after our move.
+    board: Box<Board>,
+    purpose: Purpose,
+    /// When the person stopped our search, the depth it completed: the reply goes no
+    /// deeper, so that one Stop ends both (the GUI sends no second one).
+    max_depth: Option<u32>,
 }
 
-impl std::fmt::Debug for FollowUp {
+impl std::fmt::Debug for BalanceReply {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            FollowUp::Ponder => f.write_str("Ponder"),
-            FollowUp::BalanceReply { max_depth, .. } => {
-                write!(f, "BalanceReply {{ max_depth: {max_depth:?} }}")
-            }
-        }
+        write!(f, "BalanceReply {{ max_depth: {:?} }}", self.max_depth)
     }
 }
 
@@ -323,34 +317,51 @@ impl<W: Write> Session<W> {
         self.engine.stop();
     }
 
-    /// After our move is answered: ponder once the search is joined (see [`FollowUp`]).
+    /// After our move is answered: ponder on the position once the session is idle (the
+    /// GUI's database queries sent during the search run first).
     pub(super) fn ponder_after_answer(&mut self) {
-        self.yx.follow_up = Some(FollowUp::Ponder);
+        self.yx.ponder_on = self
+            .board
+            .as_ref()
+            .filter(|_| self.settings.pondering)
+            .map(Board::hash);
     }
 
-    /// Starts the search the last answer asked for, if any (call once the answered search
+    /// Starts the `YXBALANCETWO` reply search, if one is due (call once the answered search
     /// has been joined).
-    pub(super) fn start_follow_up(&mut self) {
-        match self.yx.follow_up.take() {
-            None => {}
-            Some(FollowUp::Ponder) => self.start_pondering(),
-            Some(FollowUp::BalanceReply {
-                board,
-                purpose,
-                max_depth,
-            }) => {
-                let saved_board = self.board.replace(*board);
-                let saved_depth = self.settings.max_depth;
-                if let Some(d) = max_depth {
-                    self.settings.max_depth = match saved_depth {
-                        0 => d,
-                        set => set.min(d),
-                    };
-                }
-                self.think(purpose, BALANCE_LINES);
-                self.settings.max_depth = saved_depth;
-                self.board = saved_board;
-            }
+    pub(super) fn start_balance_reply(&mut self) {
+        let Some(reply) = self.yx.balance_reply.take() else {
+            return;
+        };
+        let saved_board = self.board.replace(*reply.board);
+        let saved_depth = self.settings.max_depth;
+        if let Some(d) = reply.max_depth {
+            self.settings.max_depth = match saved_depth {
+                0 => d,
+                set => set.min(d),
+            };
+        }
+        self.think(reply.purpose, BALANCE_LINES);
+        self.settings.max_depth = saved_depth;
+        self.board = saved_board;
+    }
+
+    /// Starts the ponder search due after our move once the session is idle on that
+    /// position; a search started meanwhile cancels it.
+    pub(super) fn ponder_if_idle(&mut self) {
+        let Some(after_move) = self.yx.ponder_on else {
+            return;
+        };
+        if self.task.is_some() {
+            self.yx.ponder_on = None;
+            return;
+        }
+        if !self.queue.is_empty() || self.block.is_some() || self.db.is_collecting() {
+            return;
+        }
+        self.yx.ponder_on = None;
+        if self.board.as_ref().map(Board::hash) == Some(after_move) {
+            self.start_pondering();
         }
     }
 
@@ -425,7 +436,7 @@ impl<W: Write> Session<W> {
                 };
                 let stopped = std::mem::take(&mut self.yx.stop_requested);
                 let completed = lines.iter().map(|r| r.depth).filter(|&d| d > 0).min();
-                self.yx.follow_up = Some(FollowUp::BalanceReply {
+                self.yx.balance_reply = Some(BalanceReply {
                     board: Box::new(board),
                     purpose,
                     max_depth: stopped.then(|| completed.unwrap_or(1)),
