@@ -197,6 +197,15 @@ fn pondering_starts_once_the_move_is_answered() {
     await_answer(&mut s, &rx, Duration::from_secs(3));
     assert_eq!(replies(&mut s), ["OK", "7,7"]);
     assert!(s.is_pondering(), "the engine thinks on after its move");
+    // The GUI's query of the new position is answered at once and the pondering goes on.
+    for l in ["yxquerydatabaseallt", "7,7", "done"] {
+        s.handle_input(l.as_bytes(), false);
+    }
+    pump(&mut s, &rx, Duration::from_millis(50));
+    assert!(
+        s.is_pondering(),
+        "a database query leaves the pondering alone"
+    );
     s.handle_input(b"TURN 8,8", false);
     pump(&mut s, &rx, Duration::from_millis(50));
     await_answer(&mut s, &rx, Duration::from_secs(3));

@@ -10,6 +10,7 @@ use crate::board::Board;
 use crate::core::Pos;
 use crate::engine::swap2::Swap2Reply;
 use crate::protocol::command::parse_i64;
+use crate::protocol::dbcommand;
 use crate::protocol::live::{
     iteration_lines, pv_info_lines, root_event_lines, SHOW_PV_INFO, SHOW_REALTIME,
 };
@@ -387,12 +388,16 @@ impl<W: Write> Session<W> {
     }
 
     /// Input while pondering: INFO is applied at once (Piskvork sends `INFO time_left`
-    /// before `TURN`); anything else stops the ponder search and waits for it to end.
+    /// before `TURN`), and so are database commands (Yixin-Board queries the position after
+    /// every move; they do not touch the search); anything else stops the ponder search and
+    /// waits for it to end.
     pub(super) fn input_while_pondering(&mut self, line: super::Line) {
         let word = crate::protocol::command_word(&line.text);
+        let whole = !line.truncated && self.block.is_none();
+        let database = self.db.is_collecting() || dbcommand::parse(&word, "").is_some();
         if word == "END" {
             self.quit = true;
-        } else if word == "INFO" && !line.truncated && self.block.is_none() {
+        } else if whole && (word == "INFO" || (database && self.queue.is_empty())) {
             self.execute(line);
         } else {
             self.engine.stop();
