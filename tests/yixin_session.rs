@@ -1,11 +1,18 @@
-//! Replays a recorded Yixin-Board session (`tests/data/yixin-session.txt`) against the real
+//! Replays recorded Yixin-Board sessions (`tests/data/yixin-session.txt`, and
+//! `tests/data/yixin-database-session.txt` with the database in use) against the real
 //! `pbrain-pentad`, started as the Windows GUI starts it (`--force-utf8`), and checks every
 //! answer: the `yxshowinfo` limits, well-formed `INFO PV` blocks and REALTIME lines, one
-//! legal move per search, the blocked move never searched at the root, no ERROR/UNKNOWN.
+//! legal move per search, the blocked move never searched at the root, no ERROR/UNKNOWN, and
+//! (database session) every `MESSAGE DATABASE` line as the GUI got it, and the labels, board
+//! text and comment in the database file afterwards.
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
+
+use pentad::core::{Pos, Rule};
+use pentad::database::{DbPosition, Store};
 
 /// How long the person let the engine think before pressing Stop.
 const THINK_MS: u64 = 700;
@@ -23,17 +30,26 @@ const PV_KEYS: [&str; 11] = [
     "BESTLINE",
     "PV",
 ];
+/// The move both sessions block (`block g7` in the GUI) before the engine's second search.
+const BLOCKED: &str = "8,6";
 
 fn on_board(xy: &str) -> bool {
     let v: Vec<i64> = xy.split(',').filter_map(|f| f.parse().ok()).collect();
     v.len() == 2 && v.iter().all(|c| (0..15).contains(c))
 }
 
-#[test]
-fn a_recorded_yixin_board_session_gets_every_answer_it_expects() {
-    let script = include_str!("data/yixin-session.txt");
+/// The lines of a recorded file, without `#` comments and blank lines.
+fn script_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+}
+
+/// Sends the recorded lines to a fresh engine running in `dir` (`@ stop`: wait, then
+/// `yxstop`), ends it, and returns everything it printed.
+fn replay(script: &str, dir: &Path) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-pentad"))
         .arg("--force-utf8")
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -47,10 +63,7 @@ fn a_recorded_yixin_board_session_gets_every_answer_it_expects() {
             .map_while(Result::ok)
             .collect::<Vec<String>>()
     });
-    for line in script
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-    {
+    for line in script_lines(script) {
         if line == "@ stop" {
             std::thread::sleep(Duration::from_millis(THINK_MS));
             writeln!(stdin, "yxstop").unwrap();
@@ -63,7 +76,12 @@ fn a_recorded_yixin_board_session_gets_every_answer_it_expects() {
     drop(stdin);
     let out = reader.join().unwrap();
     assert!(child.wait().unwrap().success());
+    out
+}
 
+/// Checks the start-up limits, the search output and any other line of `out`; returns the
+/// moves played and the `MESSAGE DATABASE` lines, in order.
+fn check_answers(out: &[String]) -> (Vec<String>, Vec<String>) {
     assert_eq!(out[0], "MESSAGE INFO MAX_THREAD_NUM 256");
     assert!(
         out[1].starts_with("MESSAGE INFO MAX_HASH_SIZE "),
@@ -71,7 +89,7 @@ fn a_recorded_yixin_board_session_gets_every_answer_it_expects() {
         out[1]
     );
     let mut moves = Vec::new();
-    let mut blocked_from = None;
+    let mut database = Vec::new();
     let mut i = 2;
     while i < out.len() {
         let l = &out[i];
@@ -95,25 +113,74 @@ fn a_recorded_yixin_board_session_gets_every_answer_it_expects() {
             match what {
                 "POS" | "DONE" | "BEST" | "LOSE" => {
                     assert!(on_board(arg), "{l}");
-                    if what != "DONE" && blocked_from.is_some() && moves.len() == 1 {
-                        assert_ne!(arg, "8,6", "the blocked move was searched: {l}");
+                    if what != "DONE" && moves.len() == 1 {
+                        assert_ne!(arg, BLOCKED, "the blocked move was searched: {l}");
                     }
                 }
                 "REFRESH" | "PV" => {}
                 "VAL" => assert!(arg.parse::<i32>().is_ok(), "{l}"),
                 _ => panic!("unexpected REALTIME line {l}"),
             }
+        } else if l.starts_with("MESSAGE DATABASE") {
+            database.push(l.clone());
         } else if l.starts_with("MESSAGE ") || l == "OK" || l.starts_with("FORBID ") {
         } else if on_board(l) {
             moves.push(l.clone());
-            if moves.len() == 1 {
-                blocked_from = Some(i);
-            }
         } else {
             panic!("unexpected answer {l:?}");
         }
         i += 1;
     }
+    (moves, database)
+}
+
+/// A fresh scratch folder for one engine run.
+fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pentad-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_recorded_yixin_board_session_gets_every_answer_it_expects() {
+    let dir = scratch_dir("yixin-session");
+    let out = replay(include_str!("data/yixin-session.txt"), &dir);
+    let (moves, database) = check_answers(&out);
     assert_eq!(moves.len(), 3, "one move per search: {moves:?}");
+    assert!(database.is_empty(), "{database:?}");
     assert!(out.iter().any(|l| l == "FORBID ."));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_recorded_yixin_board_database_session_gets_every_answer_it_expects() {
+    let dir = scratch_dir("yixin-database-session");
+    let out = replay(include_str!("data/yixin-database-session.txt"), &dir);
+    let (moves, database) = check_answers(&out);
+    assert_eq!(moves.len(), 2, "one move per search: {moves:?}");
+    let expected: Vec<&str> =
+        script_lines(include_str!("data/yixin-database-session.answers")).collect();
+    assert_eq!(database, expected);
+
+    // What the person entered is in the file (`pentad.db` in the engine's folder).
+    let store = Store::open(&dir.join("pentad.db"), true).expect("the database file opens");
+    let at = |moves: &[(i64, i64)]| DbPosition::from_moves(Rule::FREESTYLE, 15, 15, moves).unwrap();
+    let labelled = at(&[(7, 7), (8, 7), (6, 8)]);
+    let record = store
+        .get(&labelled)
+        .unwrap()
+        .expect("the commented position");
+    assert_eq!(record.comment, "ok");
+    assert_eq!(
+        store.board_texts(&labelled).unwrap(),
+        vec![(Pos::new(5, 9), "A".to_string())]
+    );
+    let won = store
+        .get(&at(&[(7, 7), (8, 7), (6, 8), (6, 6)]))
+        .unwrap()
+        .expect("the position tagged W");
+    assert_eq!(won.label, b'w' as i32);
+    assert_eq!(store.count().unwrap(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -226,7 +226,7 @@ impl<W: Write> Session<W> {
         }
         if self.is_thinking() {
             match command_word(&line.text).as_str() {
-                "STOP" | "YXSTOP" if !line.truncated => self.engine.stop(),
+                "STOP" | "YXSTOP" if !line.truncated => self.stop_search(),
                 "END" if !line.truncated => self.quit = true,
                 _ => self.queue.push_back(line),
             }
@@ -268,6 +268,7 @@ impl<W: Write> Session<W> {
                     self.conclude(task, outcome);
                 }
                 self.engine.finished();
+                self.start_balance_reply();
                 self.drain_queue();
                 self.quit_if_input_done();
             }
@@ -281,6 +282,7 @@ impl<W: Write> Session<W> {
             };
             self.execute(line);
         }
+        self.ponder_if_idle();
     }
 
     fn execute(&mut self, line: Line) {
@@ -671,6 +673,7 @@ impl<W: Write> Session<W> {
             log::error!("{e}");
             if let Some(task) = self.task.take() {
                 self.conclude(task, Err(e));
+                self.start_balance_reply();
             }
         }
     }
@@ -796,7 +799,7 @@ impl<W: Write> Session<W> {
                 self.board = Some(b);
                 self.say(&best.to_string());
                 self.clock.answered();
-                self.start_pondering();
+                self.ponder_after_answer();
             }
             Purpose::Suggest => self.say(&format!("SUGGEST {best}")),
             Purpose::NBest => self.say(&best.to_string()),

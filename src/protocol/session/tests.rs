@@ -1,5 +1,6 @@
-//! Session tests that need the engine's test hooks: what follows a search the watchdog had
-//! to answer for while it kept running.
+//! Session tests that need the engine's test hooks or its events: what follows a search the
+//! watchdog had to answer for while it kept running, and the searches that follow an answer
+//! (pondering, the reply of `YXBALANCETWO`).
 
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -156,4 +157,121 @@ fn control_characters_never_reach_the_output() {
         "{text:?}"
     );
     assert!(text.contains("a?b?c?d"), "{text:?}");
+}
+
+/// Hands engine events to the session for `time` (the search runs on meanwhile).
+fn pump(s: &mut Session<Vec<u8>>, rx: &mpsc::Receiver<EngineEvent>, time: Duration) {
+    let t = Instant::now();
+    while let Some(left) = time.checked_sub(t.elapsed()) {
+        if let Ok(ev) = rx.recv_timeout(left) {
+            s.handle_event(ev);
+        }
+    }
+}
+
+/// The `(1) depth a-b` iteration lines of a multi-PV search printed since the last call,
+/// as the depth `a` of each.
+fn first_line_depths(s: &mut Session<Vec<u8>>) -> Vec<u32> {
+    let out = String::from_utf8_lossy(s.output()).to_string();
+    out.lines()
+        .filter_map(|l| l.strip_prefix("MESSAGE (1) depth "))
+        .filter_map(|l| l.split('-').next()?.parse().ok())
+        .collect()
+}
+
+#[test]
+fn pondering_starts_once_the_move_is_answered() {
+    // Yixin-Board sends a database query while the engine thinks: it is answered after the
+    // move, and the pondering starts after it.
+    let (mut s, rx) = session();
+    for l in [
+        "INFO pondering 1",
+        "INFO timeout_turn 200",
+        "START 15",
+        "BEGIN",
+        "yxquerydatabaseallt",
+        "done",
+    ] {
+        s.handle_input(l.as_bytes(), false);
+    }
+    await_answer(&mut s, &rx, Duration::from_secs(3));
+    assert_eq!(replies(&mut s), ["OK", "7,7"]);
+    assert!(s.is_pondering(), "the engine thinks on after its move");
+    // The GUI's query of the new position is answered at once and the pondering goes on.
+    for l in ["yxquerydatabaseallt", "7,7", "done"] {
+        s.handle_input(l.as_bytes(), false);
+    }
+    pump(&mut s, &rx, Duration::from_millis(50));
+    assert!(
+        s.is_pondering(),
+        "a database query leaves the pondering alone"
+    );
+    s.handle_input(b"TURN 8,8", false);
+    pump(&mut s, &rx, Duration::from_millis(50));
+    await_answer(&mut s, &rx, Duration::from_secs(3));
+    let r = replies(&mut s);
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert!(s.is_pondering(), "and again after the next one");
+    s.handle_input(b"YXSTOP", false);
+    pump(&mut s, &rx, Duration::from_millis(300));
+    assert!(!s.is_pondering());
+}
+
+#[test]
+fn balance_two_searches_the_reply_after_its_own_move() {
+    let (mut s, rx) = session();
+    for l in [
+        "INFO timeout_turn 300",
+        "START 15",
+        "YXBOARD",
+        "7,7,2",
+        "DONE",
+    ] {
+        s.handle_input(l.as_bytes(), false);
+    }
+    s.handle_input(b"YXBALANCETWO 0", false);
+    await_answer(&mut s, &rx, Duration::from_secs(5));
+    let searches = first_line_depths(&mut s)
+        .iter()
+        .filter(|&&d| d == 1)
+        .count();
+    assert_eq!(searches, 2, "our move, then the reply, each searched");
+    let r = replies(&mut s);
+    let moves: Vec<&str> = r.last().unwrap().split(' ').collect();
+    assert_eq!(moves.len(), 2, "{r:?}");
+    assert_ne!(moves[0], moves[1]);
+    assert!(
+        moves.iter().all(|m| m.contains(',') && *m != "7,7"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn a_stopped_balance_two_searches_the_reply_as_deep_and_answers() {
+    // The GUI's unlimited analysis: only the person's Stop ends the first search, and the
+    // GUI sends no second Stop, so the reply goes as deep as the first search got.
+    let (mut s, rx) = session();
+    for l in [
+        "INFO timeout_turn 2000000",
+        "START 15",
+        "YXBOARD",
+        "7,7,2",
+        "DONE",
+    ] {
+        s.handle_input(l.as_bytes(), false);
+    }
+    s.handle_input(b"YXBALANCETWO 0", false);
+    pump(&mut s, &rx, Duration::from_millis(400));
+    s.handle_input(b"YXSTOP", false);
+    await_answer(&mut s, &rx, Duration::from_secs(20));
+    let depths = first_line_depths(&mut s);
+    let reply_from = depths.iter().rposition(|&d| d == 1).unwrap();
+    assert!(reply_from > 0, "the reply was searched: {depths:?}");
+    let first_depth = depths[reply_from - 1];
+    assert!(
+        depths[reply_from..].iter().all(|&d| d <= first_depth),
+        "{depths:?}"
+    );
+    let r = replies(&mut s);
+    assert_eq!(r.last().unwrap().split(' ').count(), 2, "{r:?}");
 }

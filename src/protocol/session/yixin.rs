@@ -10,6 +10,7 @@ use crate::board::Board;
 use crate::core::Pos;
 use crate::engine::swap2::Swap2Reply;
 use crate::protocol::command::parse_i64;
+use crate::protocol::dbcommand;
 use crate::protocol::live::{
     iteration_lines, pv_info_lines, root_event_lines, SHOW_PV_INFO, SHOW_REALTIME,
 };
@@ -33,6 +34,30 @@ pub(super) struct YixinState {
     pub blocked_paths: Vec<(u64, Pos)>,
     /// `YXHASHDUMP` / `YXHASHLOAD` sent without a path: the next line is the path.
     pub pending_hash_file: Option<HashFile>,
+    /// The reply search `YXBALANCETWO` asked for, started once our search is joined.
+    pub balance_reply: Option<BalanceReply>,
+    /// STOP / YXSTOP arrived since the running `YXBALANCETWO` began.
+    pub stop_requested: bool,
+    /// With `INFO pondering 1`, after our move: the position hash to ponder on once the
+    /// session is idle (no search, nothing queued, no block being read) on that position.
+    pub ponder_on: Option<u64>,
+}
+
+/// The opponent's reply of `YXBALANCETWO`. It starts only after our search has been joined
+/// (the session answers first, then joins), since one search runs at a time.
+pub(super) struct BalanceReply {
+    /// The position after our move.
+    board: Box<Board>,
+    purpose: Purpose,
+    /// When the person stopped our search, the depth it completed: the reply goes no
+    /// deeper, so that one Stop ends both (the GUI sends no second one).
+    max_depth: Option<u32>,
+}
+
+impl std::fmt::Debug for BalanceReply {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "BalanceReply {{ max_depth: {:?} }}", self.max_depth)
+    }
 }
 
 impl<W: Write> Session<W> {
@@ -66,6 +91,7 @@ impl<W: Write> Session<W> {
             YxCommand::BlockPathReset => self.yx.blocked_paths.clear(),
             YxCommand::SearchDefend => self.think(Purpose::Defend, usize::MAX),
             YxCommand::Balance { two, bias } => {
+                self.yx.stop_requested = false;
                 let bias = bias.clamp(-i64::from(MATE_BOUND), i64::from(MATE_BOUND)) as i32;
                 self.think(
                     Purpose::Balance {
@@ -286,9 +312,63 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// After a move was played with `INFO pondering 1`: think on the opponent's time
-    /// (silently, without limits) until the next command; the table keeps the work.
-    pub(super) fn start_pondering(&mut self) {
+    /// STOP / YXSTOP while a search runs: stop it (and remember it for a balance reply).
+    pub(super) fn stop_search(&mut self) {
+        self.yx.stop_requested = true;
+        self.engine.stop();
+    }
+
+    /// After our move is answered: ponder on the position once the session is idle (the
+    /// GUI's database queries sent during the search run first).
+    pub(super) fn ponder_after_answer(&mut self) {
+        self.yx.ponder_on = self
+            .board
+            .as_ref()
+            .filter(|_| self.settings.pondering)
+            .map(Board::hash);
+    }
+
+    /// Starts the `YXBALANCETWO` reply search, if one is due (call once the answered search
+    /// has been joined).
+    pub(super) fn start_balance_reply(&mut self) {
+        let Some(reply) = self.yx.balance_reply.take() else {
+            return;
+        };
+        let saved_board = self.board.replace(*reply.board);
+        let saved_depth = self.settings.max_depth;
+        if let Some(d) = reply.max_depth {
+            self.settings.max_depth = match saved_depth {
+                0 => d,
+                set => set.min(d),
+            };
+        }
+        self.think(reply.purpose, BALANCE_LINES);
+        self.settings.max_depth = saved_depth;
+        self.board = saved_board;
+    }
+
+    /// Starts the ponder search due after our move once the session is idle on that
+    /// position; a search started meanwhile cancels it.
+    pub(super) fn ponder_if_idle(&mut self) {
+        let Some(after_move) = self.yx.ponder_on else {
+            return;
+        };
+        if self.task.is_some() {
+            self.yx.ponder_on = None;
+            return;
+        }
+        if !self.queue.is_empty() || self.block.is_some() || self.db.is_collecting() {
+            return;
+        }
+        self.yx.ponder_on = None;
+        if self.board.as_ref().map(Board::hash) == Some(after_move) {
+            self.start_pondering();
+        }
+    }
+
+    /// With `INFO pondering 1`, after our move: think on the opponent's time (silently,
+    /// without limits) until the next command; the table keeps the work.
+    fn start_pondering(&mut self) {
         if !self.settings.pondering || !self.queue.is_empty() || self.input_closed {
             return;
         }
@@ -308,12 +388,16 @@ impl<W: Write> Session<W> {
     }
 
     /// Input while pondering: INFO is applied at once (Piskvork sends `INFO time_left`
-    /// before `TURN`); anything else stops the ponder search and waits for it to end.
+    /// before `TURN`), and so are database commands (Yixin-Board queries the position after
+    /// every move; they do not touch the search); anything else stops the ponder search and
+    /// waits for it to end.
     pub(super) fn input_while_pondering(&mut self, line: super::Line) {
         let word = crate::protocol::command_word(&line.text);
+        let whole = !line.truncated && self.block.is_none();
+        let database = self.db.is_collecting() || dbcommand::parse(&word, "").is_some();
         if word == "END" {
             self.quit = true;
-        } else if word == "INFO" && !line.truncated && self.block.is_none() {
+        } else if whole && (word == "INFO" || (database && self.queue.is_empty())) {
             self.execute(line);
         } else {
             self.engine.stop();
@@ -349,15 +433,19 @@ impl<W: Write> Session<W> {
                     .unwrap_or(best);
                 let mut board = task.board;
                 board.make_move(mv);
-                let saved = self.board.replace(board);
                 // The reply is the opponent's: the target from their side is -bias.
                 let purpose = Purpose::Balance {
                     two,
                     bias: -bias,
                     first: Some(mv),
                 };
-                self.think(purpose, BALANCE_LINES);
-                self.board = saved;
+                let stopped = std::mem::take(&mut self.yx.stop_requested);
+                let completed = lines.iter().map(|r| r.depth).filter(|&d| d > 0).min();
+                self.yx.balance_reply = Some(BalanceReply {
+                    board: Box::new(board),
+                    purpose,
+                    max_depth: stopped.then(|| completed.unwrap_or(1)),
+                });
             }
             (_, Some(m1)) => {
                 let m2 = pick(false, bias).unwrap_or(best);
