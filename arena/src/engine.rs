@@ -144,6 +144,16 @@ fn is_noise(line: &str) -> bool {
     t.is_empty() || upper.starts_with("MESSAGE") || upper.starts_with("DEBUG")
 }
 
+/// An engine's `ERROR …` or `UNKNOWN …` line.
+fn is_complaint(line: &str) -> bool {
+    let upper = line
+        .trim_start()
+        .get(..7)
+        .unwrap_or(line)
+        .to_ascii_uppercase();
+    upper.starts_with("ERROR") || upper.starts_with("UNKNOWN")
+}
+
 /// A running engine process.
 pub struct Engine {
     label: String,
@@ -256,6 +266,27 @@ impl Engine {
                 }
                 Err(e) => return Err(e),
             }
+        }
+    }
+
+    /// Waits for a move's answer until `deadline`: as [`Engine::recv`], but `ERROR` and
+    /// `UNKNOWN` lines are logged and skipped as well, as c-gomoku-cli and Piskvork do while
+    /// waiting for a move (an engine that meant its ERROR as the answer then loses on time).
+    /// Rapfi, for one, can print `ERROR Unknown command: TIME_LEFT` when an `INFO time_left`
+    /// reaches it while it is still finishing its previous search, and then answers the TURN
+    /// normally.
+    pub fn recv_move(&mut self, deadline: Instant) -> Result<String, EngineError> {
+        loop {
+            let line = self.recv(deadline)?;
+            if is_complaint(&line) {
+                log::warn!(
+                    "{}: {:?} while a move was awaited, ignored",
+                    self.label,
+                    line
+                );
+                continue;
+            }
+            return Ok(line);
         }
     }
 

@@ -462,7 +462,7 @@ pub fn play_game(slots: [&mut EngineSlot; 2], opening: &[Pos], cfg: &GameConfig)
                     break;
                 }
             }
-            sent.and_then(|_| eng.recv(deadline))
+            sent.and_then(|_| eng.recv_move(deadline))
         };
         let elapsed = t0.elapsed();
         let elapsed_ms = elapsed.as_millis() as u64;

@@ -329,7 +329,7 @@ fn refused_start_loses_crash() {
 }
 
 #[test]
-fn message_and_debug_lines_are_skipped() {
+fn message_debug_error_and_unknown_lines_are_skipped() {
     let cfg = base(
         vec![te(&["--mode", "sane"]), te(&["--mode", "messages"])],
         4,

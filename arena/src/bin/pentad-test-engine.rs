@@ -26,7 +26,7 @@ enum Mode {
     Crash,
     /// Prints a line that is not a move.
     Garbage,
-    /// Sane, with MESSAGE, DEBUG and blank lines before every move.
+    /// Sane, with MESSAGE, DEBUG, blank, ERROR and UNKNOWN lines before every move.
     Messages,
     /// Answers `ERROR` to START.
     Refuse,
@@ -147,6 +147,8 @@ fn think(st: &mut State, o: &Opts) {
         say("MESSAGE thinking about it");
         say("DEBUG some debug text");
         say("");
+        say("ERROR Unknown command: TIME_LEFT");
+        say("UNKNOWN something it did not understand");
     }
     if trigger {
         match o.mode {
