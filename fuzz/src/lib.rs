@@ -13,6 +13,10 @@ const MAX_SESSION_LINES: usize = 64;
 const MAX_SEARCHES: usize = 4;
 /// `INFO max_node` the session target forces: every search stays tiny.
 const FUZZ_MAX_NODES: i64 = 200;
+/// `INFO max_node` the session target sets before an opening decision (Swap2, Soosorv),
+/// whose probes (about 70 searches) each honour it: the decision costs about as much as
+/// a few move searches.
+const FUZZ_OPENING_MAX_NODES: i64 = 16;
 /// `INFO max_memory` the session target forces at most (bytes): the smallest table.
 const FUZZ_MAX_MEMORY: i64 = 20_000_000;
 /// `INFO hash_size` (KiB) the session target allows at most.
@@ -61,14 +65,20 @@ fn tame(line: &[u8]) -> Vec<u8> {
     format!("INFO {key} {v}").into_bytes()
 }
 
-/// Whether `line` asks for a search (a move, a suggestion, n-best or a Swap2 decision).
-fn starts_search(line: &[u8], in_block: bool) -> bool {
-    let text = String::from_utf8_lossy(line);
-    let word = command_word(text.trim()).to_ascii_uppercase();
+/// Whether `word` (a line's command word, upper case) asks for a search: a move, a
+/// suggestion, n-best, a defence or balance search, or an opening decision.
+fn starts_search(word: &str, in_block: bool) -> bool {
     matches!(
-        word.as_str(),
-        "BEGIN" | "TURN" | "SUGGEST" | "YXNBEST" | "SWAP2BOARD"
-    ) || (in_block && word == "DONE")
+        word,
+        "BEGIN" | "TURN" | "SUGGEST" | "YXNBEST" | "YXSEARCHDEFEND"
+    ) || word.starts_with("YXBALANCE")
+        || (in_block && word == "DONE")
+        || is_opening_decision(word)
+}
+
+/// Whether `word` asks for an opening decision (Swap2 or Soosorv; many probe searches).
+fn is_opening_decision(word: &str) -> bool {
+    word == "SWAP2BOARD" || word.starts_with("YXSWAP2STEP") || word.starts_with("YXSOOSORVSTEP")
 }
 
 /// Whether `line` is a protocol line the engine may print.
@@ -103,11 +113,14 @@ pub fn session(data: &[u8]) {
     let mut in_block = false;
     for line in data.split(|&b| b == b'\n').take(MAX_SESSION_LINES) {
         let word = command_word(String::from_utf8_lossy(line).trim()).to_ascii_uppercase();
-        if starts_search(line, in_block) {
+        if starts_search(&word, in_block) {
             searches += 1;
             if searches > MAX_SEARCHES {
                 continue;
             }
+        }
+        if is_opening_decision(&word) {
+            s.feed(format!("INFO max_node {FUZZ_OPENING_MAX_NODES}").as_bytes());
         }
         match word.as_str() {
             "BOARD" | "YXBOARD" | "SWAP2BOARD" => in_block = true,

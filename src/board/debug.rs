@@ -24,7 +24,12 @@ pub fn recompute_pattern(b: &Board, p: Pos, c: Color, dir: usize) -> Pattern {
 pub fn recompute_pattern4(b: &Board, p: Pos, c: Color) -> Pattern4 {
     let i = b.idx(p);
     let k = b.scratch_keys(i);
-    let codes = [0, 1, 2, 3].map(|d| b.code(c.index(), k[d]));
+    exact_class(b, i, c, [0, 1, 2, 3].map(|d| b.code(c.index(), k[d])))
+}
+
+/// Colour `c`'s class at empty padded cell `i` from its four pattern codes, resolving a
+/// renju 3-3 candidate with the exact test.
+fn exact_class(b: &Board, i: usize, c: Color, codes: [u8; 4]) -> Pattern4 {
     let code = b.comb[c.index() << 16 | pattern::comb_index(codes)];
     if pattern::is_maybe33(code) {
         if b.forbidden_exact_index(i) {
@@ -341,11 +346,14 @@ fn reached_sums(b: &Board, reach: &[usize], grid: &[u8], info: &[CellInfo]) -> R
     s
 }
 
-/// At empty `p`: both colours' classes equal the exact recomputation (renju 3-3 candidates
-/// resolved by the recursive test), and `four_class` agrees with them on fours and fives.
+/// At empty `p`, whose pattern codes [`check_cell`] found equal to a recomputation: both
+/// colours' classes equal the exact class of those codes (renju 3-3 candidates resolved by
+/// the recursive test), and `four_class` agrees with them on fours and fives.
 fn check_exact_classes(b: &Board, p: Pos) -> Result<(), String> {
+    let i = b.idx(p);
     for c in Color::BOTH {
-        let (p4, exact) = (b.pattern4(p, c), recompute_pattern4(b, p, c));
+        let exact = exact_class(b, i, c, b.info[i].codes(c.index()));
+        let p4 = b.pattern4(p, c);
         if p4 != exact {
             return Err(format!(
                 "pattern4 {p4:?} vs exact {exact:?} at {p:?} for {c:?}"
