@@ -55,7 +55,7 @@ const ALLOWED_GROWTH_BYTES: usize = 2048;
 /// opponent's moves on pseudo-random empty cells, each after a `time_left`; drops the
 /// output.
 fn play_game(s: &mut SyncSession<Vec<u8>>, game: usize) {
-    let new_game: &[u8] = if game % 2 == 0 {
+    let new_game: &[u8] = if game.is_multiple_of(2) {
         b"START 15"
     } else {
         b"RESTART"
