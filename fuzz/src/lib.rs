@@ -11,11 +11,12 @@ use pentad::protocol::{command_word, Command, SyncSession};
 const MAX_SESSION_LINES: usize = 64;
 /// Searches (thinking commands) a session input may start; later ones are dropped.
 const MAX_SEARCHES: usize = 4;
-/// The board target recomputes everything from scratch after every this many operations
-/// and at the end (after every operation it ran at about 100 inputs a second).
-const BOARD_CHECK_EVERY: usize = 8;
 /// `INFO max_node` the session target forces: every search stays tiny.
 const FUZZ_MAX_NODES: i64 = 200;
+/// `INFO max_node` the session target sets before an opening decision (Swap2, Soosorv),
+/// whose probes (about 70 searches) each honour it: the decision costs about as much as
+/// a few move searches.
+const FUZZ_OPENING_MAX_NODES: i64 = 16;
 /// `INFO max_memory` the session target forces at most (bytes): the smallest table.
 const FUZZ_MAX_MEMORY: i64 = 20_000_000;
 /// `INFO hash_size` (KiB) the session target allows at most.
@@ -64,14 +65,20 @@ fn tame(line: &[u8]) -> Vec<u8> {
     format!("INFO {key} {v}").into_bytes()
 }
 
-/// Whether `line` asks for a search (a move, a suggestion, n-best or a Swap2 decision).
-fn starts_search(line: &[u8], in_block: bool) -> bool {
-    let text = String::from_utf8_lossy(line);
-    let word = command_word(text.trim()).to_ascii_uppercase();
+/// Whether `word` (a line's command word, upper case) asks for a search: a move, a
+/// suggestion, n-best, a defence or balance search, or an opening decision.
+fn starts_search(word: &str, in_block: bool) -> bool {
     matches!(
-        word.as_str(),
-        "BEGIN" | "TURN" | "SUGGEST" | "YXNBEST" | "SWAP2BOARD"
-    ) || (in_block && word == "DONE")
+        word,
+        "BEGIN" | "TURN" | "SUGGEST" | "YXNBEST" | "YXSEARCHDEFEND"
+    ) || word.starts_with("YXBALANCE")
+        || (in_block && word == "DONE")
+        || is_opening_decision(word)
+}
+
+/// Whether `word` asks for an opening decision (Swap2 or Soosorv; many probe searches).
+fn is_opening_decision(word: &str) -> bool {
+    word == "SWAP2BOARD" || word.starts_with("YXSWAP2STEP") || word.starts_with("YXSOOSORVSTEP")
 }
 
 /// Whether `line` is a protocol line the engine may print.
@@ -106,11 +113,14 @@ pub fn session(data: &[u8]) {
     let mut in_block = false;
     for line in data.split(|&b| b == b'\n').take(MAX_SESSION_LINES) {
         let word = command_word(String::from_utf8_lossy(line).trim()).to_ascii_uppercase();
-        if starts_search(line, in_block) {
+        if starts_search(&word, in_block) {
             searches += 1;
             if searches > MAX_SEARCHES {
                 continue;
             }
+        }
+        if is_opening_decision(&word) {
+            s.feed(format!("INFO max_node {FUZZ_OPENING_MAX_NODES}").as_bytes());
         }
         match word.as_str() {
             "BOARD" | "YXBOARD" | "SWAP2BOARD" => in_block = true,
@@ -161,25 +171,32 @@ fn replayed(b: &Board, walls: &[Pos]) -> Board {
 
 /// (c) Board move/undo sequences: 3 header bytes (size, rule), then 2-byte operations (a
 /// move of the side to move or of a given colour, an undo, a takeback of any stone, a wall).
-/// After every [`BOARD_CHECK_EVERY`] operations and at the end the incremental state equals a
-/// from-scratch recomputation (`debug::check_consistency`), and at the end a board replayed
-/// from the history has the same hash, cells and patterns.
+/// After every operation the cells it can reach are recomputed from scratch and every other
+/// cell is unchanged (`debug::check_change`); at the end the whole board equals a
+/// from-scratch recomputation (`debug::check_consistency`, which also covers the new board's
+/// state at cells no operation reached) and a board replayed from the history has the same
+/// hash, cells and patterns.
 pub fn board(data: &[u8]) {
     let Some(mut b) = board_for(data) else {
         return;
     };
     let mut walls = Vec::new();
-    let mut ops = 0;
-    for op in data[3..].chunks_exact(2) {
+    let mut before = debug::Snapshot::default();
+    for (n, op) in data[3..].chunks_exact(2).enumerate() {
+        before.take(&b);
         let (kind, at) = (op[0] % 8, op[1] as usize);
         let p = Pos::new(
             at % b.width(),
             (at / b.width() + kind as usize) % b.height(),
         );
+        let mut changed = p;
         match kind {
             0..=3 if b.is_empty(p) => b.make_move(p),
             4 if b.is_empty(p) => b.make_move_as(p, Color::BOTH[at % 2]),
-            5 => b.undo(),
+            5 => {
+                changed = b.last_move().unwrap_or(p);
+                b.undo();
+            }
             6 => {
                 let _ = b.remove_stone(p);
             }
@@ -189,11 +206,8 @@ pub fn board(data: &[u8]) {
             }
             _ => {}
         }
-        ops += 1;
-        if ops % BOARD_CHECK_EVERY == 0 {
-            if let Err(e) = debug::check_consistency(&b) {
-                panic!("after operation {ops} {op:?}: {e}");
-            }
+        if let Err(e) = debug::check_change(&before, &b, changed) {
+            panic!("after operation {n} {op:?}: {e}");
         }
     }
     if let Err(e) = debug::check_consistency(&b) {
