@@ -20,6 +20,13 @@ fn session() -> (Session<Vec<u8>>, mpsc::Receiver<EngineEvent>) {
     (Session::new(Vec::new(), notify), rx)
 }
 
+/// Feeds `lines` to the session, one command each.
+fn send(s: &mut Session<Vec<u8>>, lines: &[&str]) {
+    for l in lines {
+        s.handle_input(l.as_bytes(), false);
+    }
+}
+
 /// Reply lines printed since the last call, without MESSAGE lines.
 fn replies(s: &mut Session<Vec<u8>>) -> Vec<String> {
     let out = std::mem::take(s.output());
@@ -49,13 +56,14 @@ fn nothing_waits_for_a_search_the_watchdog_abandoned() {
     let stall = Duration::from_secs(3);
     let prompt = Duration::from_millis(800);
     let (mut s, rx) = session();
-    for l in [
-        "INFO timeout_turn 200",
-        "INFO max_memory 41943040",
-        "START 15",
-    ] {
-        s.handle_input(l.as_bytes(), false);
-    }
+    send(
+        &mut s,
+        &[
+            "INFO timeout_turn 200",
+            "INFO max_memory 41943040",
+            "START 15",
+        ],
+    );
     let before = s.engine.hash_bytes();
     s.engine.stall_next_search(stall);
     s.handle_input(b"BEGIN", false);
@@ -70,14 +78,15 @@ fn nothing_waits_for_a_search_the_watchdog_abandoned() {
     let (done, finished) = mpsc::channel();
     std::thread::spawn(move || {
         let t = Instant::now();
-        for l in [
-            "INFO max_memory 83886080",
-            "YXHASHCLEAR",
-            "START 15",
-            "BEGIN",
-        ] {
-            s.handle_input(l.as_bytes(), false);
-        }
+        send(
+            &mut s,
+            &[
+                "INFO max_memory 83886080",
+                "YXHASHCLEAR",
+                "START 15",
+                "BEGIN",
+            ],
+        );
         await_answer(&mut s, &rx, prompt);
         let _ = done.send((s, t.elapsed()));
     });
@@ -184,23 +193,22 @@ fn pondering_starts_once_the_move_is_answered() {
     // Yixin-Board sends a database query while the engine thinks: it is answered after the
     // move, and the pondering starts after it.
     let (mut s, rx) = session();
-    for l in [
-        "INFO pondering 1",
-        "INFO timeout_turn 200",
-        "START 15",
-        "BEGIN",
-        "yxquerydatabaseallt",
-        "done",
-    ] {
-        s.handle_input(l.as_bytes(), false);
-    }
+    send(
+        &mut s,
+        &[
+            "INFO pondering 1",
+            "INFO timeout_turn 200",
+            "START 15",
+            "BEGIN",
+            "yxquerydatabaseallt",
+            "done",
+        ],
+    );
     await_answer(&mut s, &rx, Duration::from_secs(3));
     assert_eq!(replies(&mut s), ["OK", "7,7"]);
     assert!(s.is_pondering(), "the engine thinks on after its move");
     // The GUI's query of the new position is answered at once and the pondering goes on.
-    for l in ["yxquerydatabaseallt", "7,7", "done"] {
-        s.handle_input(l.as_bytes(), false);
-    }
+    send(&mut s, &["yxquerydatabaseallt", "7,7", "done"]);
     pump(&mut s, &rx, Duration::from_millis(50));
     assert!(
         s.is_pondering(),
@@ -220,15 +228,16 @@ fn pondering_starts_once_the_move_is_answered() {
 #[test]
 fn balance_two_searches_the_reply_after_its_own_move() {
     let (mut s, rx) = session();
-    for l in [
-        "INFO timeout_turn 300",
-        "START 15",
-        "YXBOARD",
-        "7,7,2",
-        "DONE",
-    ] {
-        s.handle_input(l.as_bytes(), false);
-    }
+    send(
+        &mut s,
+        &[
+            "INFO timeout_turn 300",
+            "START 15",
+            "YXBOARD",
+            "7,7,2",
+            "DONE",
+        ],
+    );
     s.handle_input(b"YXBALANCETWO 0", false);
     await_answer(&mut s, &rx, Duration::from_secs(5));
     let searches = first_line_depths(&mut s)
@@ -251,15 +260,16 @@ fn a_stopped_balance_two_searches_the_reply_as_deep_and_answers() {
     // The GUI's unlimited analysis: only the person's Stop ends the first search, and the
     // GUI sends no second Stop, so the reply goes as deep as the first search got.
     let (mut s, rx) = session();
-    for l in [
-        "INFO timeout_turn 2000000",
-        "START 15",
-        "YXBOARD",
-        "7,7,2",
-        "DONE",
-    ] {
-        s.handle_input(l.as_bytes(), false);
-    }
+    send(
+        &mut s,
+        &[
+            "INFO timeout_turn 2000000",
+            "START 15",
+            "YXBOARD",
+            "7,7,2",
+            "DONE",
+        ],
+    );
     s.handle_input(b"YXBALANCETWO 0", false);
     pump(&mut s, &rx, Duration::from_millis(400));
     s.handle_input(b"YXSTOP", false);
