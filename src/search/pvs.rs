@@ -270,7 +270,8 @@ impl<'a> Worker<'a> {
         match threat {
             Threat::Win(n) => return mate_in(ply + n as usize),
             Threat::Loss(n) => return mated_in(ply + n as usize),
-            // Forced defence: extend so that a forced block never ends the line.
+            // The forced block of a four: searched `block_extension` plies deeper (within twice
+            // the iteration's depth), and never the end of a line.
             Threat::Block(_) if (ply as i32) < 2 * self.root_depth => {
                 depth = (depth + block_extension()).max(1)
             }
