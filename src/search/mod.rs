@@ -24,6 +24,7 @@ pub mod bench;
 pub mod budget;
 mod history;
 pub mod limits;
+mod lmr;
 pub mod memory;
 mod movegen;
 pub mod params;

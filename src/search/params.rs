@@ -27,6 +27,8 @@ pub const MAX_DEFERRED_MOVES: usize = 16;
 pub const MAX_FOUR_MOVES: usize = 64;
 /// Nodes between polls of the stop flag and the clock.
 pub const POLL_INTERVAL: u64 = 256;
+/// The most plies a move's history may add to or take off its late-move reduction.
+pub const LMR_HISTORY_MAX: i32 = 2;
 /// Nodes between two looks at the clock and the stop flag in the threat solvers.
 pub const SOLVER_POLL_INTERVAL: u64 = 256;
 
@@ -113,15 +115,20 @@ tunables! {
     lmr_min_depth: i32 = 3, 2..=10, step 1;
     /// Late-move reductions start after this many moves searched.
     lmr_min_moves: usize = 3, 1..=16, step 1;
-    /// Reduce one ply more from this move index on.
+    /// With `lmr_log_div` 0: reduce one ply more from this move index on.
     lmr_late_moves: usize = 8, 2..=32, step 1;
     /// With at least this depth left, reduce yet one ply more from `lmr_very_late_moves` on.
     lmr_deep_depth: i32 = 8, 2..=20, step 1;
     /// See `lmr_deep_depth`.
     lmr_very_late_moves: usize = 16, 4..=64, step 2;
-    /// With this set, late-move reductions follow `1 + ln(depth) * ln(moves) * 100 / lmr_log_div`
-    /// instead of the move-count steps above (0: the steps).
-    lmr_log_div: i32 = 0, 0..=600, step 10;
+    /// Late-move reductions follow `1 + ln(depth) * ln(i + 1) * 100 / lmr_log_div` for the
+    /// move of index `i` (0: the move-count steps above instead).
+    lmr_log_div: i32 = 130, 0..=600, step 10;
+    /// Late-move reduction added at cut nodes.
+    lmr_cut_node: i32 = 1, 0..=3, step 1;
+    /// A move's history score divided by this comes off its late-move reduction (within
+    /// `LMR_HISTORY_MAX` plies either way; 0: history does not change the reduction).
+    lmr_history_div: i32 = 0, 0..=16_384, step 256;
     /// Root moves from this index on are first searched `root_lmr_reduction` plies less (a
     /// result above alpha is searched again at full depth).
     root_lmr_min_moves: usize = 6, 1..=32, step 1;
@@ -168,6 +175,8 @@ tunables! {
     mcp_scale_pct: i32 = 100, 20..=400, step 10;
     /// Moves where neither side has any shape are pruned below this remaining depth (0: never).
     trivial_prune_depth: i32 = 0, 0..=8, step 1;
+    /// Late-move reduction added for a move where neither side has any shape (0: none).
+    trivial_reduction: i32 = 0, 0..=3, step 1;
     /// Fail-high reduction: in a cut node whose evaluation is this much (per ply, plus
     /// `fhr_bias`) above beta, non-forcing moves are searched one ply less (0: off).
     fhr_margin: i32 = 0, 0..=100, step 5;

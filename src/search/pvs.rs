@@ -9,6 +9,7 @@ use crate::eval;
 
 use super::history::History;
 use super::limits::Exclusions;
+use super::lmr::Reductions;
 use super::movegen;
 use super::params::*;
 use super::report::{RootEvent, RootEvents};
@@ -65,6 +66,7 @@ pub(crate) struct Worker<'a> {
     next_poll: u64,
     pub seldepth: usize,
     pub hist: History,
+    reductions: Reductions,
     pub stopped: bool,
     pv: Vec<Vec<Pos>>,
     move_bufs: Vec<Vec<(Pos, i32)>>,
@@ -93,6 +95,7 @@ impl<'a> Worker<'a> {
             next_poll: POLL_INTERVAL,
             seldepth: 0,
             hist: History::default(),
+            reductions: Reductions::new(),
             stopped: false,
             pv: (0..PLY_STACK_LEN)
                 .map(|_| Vec::with_capacity(MAX_PLY))
@@ -405,7 +408,6 @@ impl<'a> Worker<'a> {
             && !pv_node
             && cut_node
             && static_eval >= beta + fhr_bias() + fhr_margin() * depth;
-        let opp = me.opp();
         let orig_alpha = alpha;
         let mut best = -MATE;
         let mut best_move = Pos::NONE;
@@ -436,6 +438,9 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let forcing = order >= FORCING_ORDER;
+            let trivial = (trivial_reduction() > 0 || trivial_prune_depth() > 0)
+                && !forcing
+                && self.is_trivial(mv);
             // Late-move pruning of quiet moves in non-PV nodes.
             if !pv_node
                 && quiet_node
@@ -456,10 +461,7 @@ impl<'a> Worker<'a> {
                     continue;
                 }
                 // Trivial moves: no shape of either side there.
-                if depth < trivial_prune_depth()
-                    && self.board.pattern4(mv, me) == Pattern4::None
-                    && self.board.pattern4(mv, opp) == Pattern4::None
-                {
+                if depth < trivial_prune_depth() && trivial {
                     continue;
                 }
             }
@@ -487,15 +489,22 @@ impl<'a> Worker<'a> {
                     && !forcing
                     && quiet_node
                 {
-                    r = late_move_reduction(depth, i);
+                    r = self.reductions.get(depth, i);
                     if pv_node {
                         r -= 1;
                     }
                     if cut_node {
-                        r += 1;
+                        r += lmr_cut_node();
+                    }
+                    if lmr_history_div() > 0 {
+                        let h = self.hist.score(me, mv) / lmr_history_div();
+                        r -= h.clamp(-LMR_HISTORY_MAX, LMR_HISTORY_MAX);
                     }
                     if improving {
                         r -= 1;
+                    }
+                    if trivial {
+                        r += trivial_reduction();
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -561,6 +570,13 @@ impl<'a> Worker<'a> {
     /// Whether a quiet non-PV node may try a null move: on, deep enough, well above beta, not
     /// right after another null move, and no shape of the opponent's that two moves in a row
     /// would turn into a win (a four-three, a double three, an open four or a five).
+    /// True when neither side has any shape at the empty point `mv`.
+    fn is_trivial(&self, mv: Pos) -> bool {
+        let me = self.board.side_to_move();
+        self.board.pattern4(mv, me) == Pattern4::None
+            && self.board.pattern4(mv, me.opp()) == Pattern4::None
+    }
+
     fn null_move_allowed(&self, ply: usize, depth: i32, static_eval: Score, beta: Score) -> bool {
         if nmp_min_depth() == 0 || depth < nmp_min_depth() || self.nulls[ply] {
             return false;
@@ -653,18 +669,6 @@ impl<'a> Worker<'a> {
         }
         stand
     }
-}
-
-/// Plies a late quiet move `i` (0-based) at remaining `depth` is first searched less, before
-/// the node's own adjustments: steps at move counts, or with `lmr_log_div` set one ply plus a
-/// smooth `ln(depth) * ln(i + 1)` surface.
-fn late_move_reduction(depth: i32, i: usize) -> i32 {
-    if lmr_log_div() > 0 {
-        let surface = f64::from(depth).ln() * ((i + 1) as f64).ln();
-        return 1 + (surface * 100.0 / f64::from(lmr_log_div())) as i32;
-    }
-    1 + (i >= lmr_late_moves()) as i32
-        + (depth >= lmr_deep_depth() && i >= lmr_very_late_moves()) as i32
 }
 
 /// What a singular-extension test found.
