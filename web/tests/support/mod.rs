@@ -21,6 +21,8 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "chromedriver";
 /// The longest any wait in these tests may take.
 pub const WAIT: Duration = Duration::from_secs(20);
+/// Times a click is tried when the page keeps replacing the element under it.
+const STALE_CLICK_ATTEMPTS: u32 = 5;
 
 /// One browser at a time: the machine may have two cores only.
 static ONE_BROWSER: Mutex<()> = Mutex::const_new(());
@@ -214,14 +216,23 @@ impl Browser {
             .unwrap_or(false)
     }
 
+    /// Clicks the element `css` selects. The page may redraw it between the look-up and
+    /// the click (the board is redrawn after every move): a stale element is looked up again.
     pub async fn click(&self, css: &str) {
-        self.client
-            .find(Locator::Css(css))
-            .await
-            .unwrap_or_else(|e| panic!("find {css}: {e}"))
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("click {css}: {e}"));
+        for attempt in 1.. {
+            let element = self
+                .client
+                .find(Locator::Css(css))
+                .await
+                .unwrap_or_else(|e| panic!("find {css}: {e}"));
+            match element.click().await {
+                Ok(()) => return,
+                Err(e) if e.is_stale_element_reference() && attempt < STALE_CLICK_ATTEMPTS => {
+                    tokio::time::sleep(Duration::from_millis(40)).await;
+                }
+                Err(e) => panic!("click {css}: {e}"),
+            }
+        }
     }
 
     /// Clicks the board point (x, y).
