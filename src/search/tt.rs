@@ -256,7 +256,12 @@ impl TTable {
             self.resize(bytes);
             return;
         };
-        for (w, word) in written.iter().enumerate() {
+        // A plain load first: most words are 0, and a swap is a locked instruction.
+        for (w, word) in written
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.load(Relaxed) != 0)
+        {
             let mut bits = word.swap(0, Relaxed);
             while bits != 0 {
                 let b = (w * 64 + bits.trailing_zeros() as usize) * BUCKET_ENTRIES;
