@@ -5,7 +5,7 @@
 
 use pentad::board::{debug, Board};
 use pentad::core::{Color, Pos, Rule};
-use pentad::protocol::{command_word, Command, SyncSession};
+use pentad::protocol::{command_word, line_text, Command, SyncSession};
 
 /// Lines of a session input: at most this many are fed (keeps every input short in time).
 const MAX_SESSION_LINES: usize = 64;
@@ -44,7 +44,7 @@ pub fn parser(data: &[u8]) {
 /// `line` with the INFO values that would make an input slow (node limit, memory, threads)
 /// brought into bounds; every other line, including extreme time values, unchanged.
 fn tame(line: &[u8]) -> Vec<u8> {
-    let text = String::from_utf8_lossy(line);
+    let text = line_text(line); // as the session reads it (NUL padding trimmed)
     let mut words = text.split_whitespace();
     let (Some(cmd), Some(key), Some(value)) = (words.next(), words.next(), words.next()) else {
         return line.to_vec();
@@ -112,7 +112,8 @@ pub fn session(data: &[u8]) {
     let mut searches = 0;
     let mut in_block = false;
     for line in data.split(|&b| b == b'\n').take(MAX_SESSION_LINES) {
-        let word = command_word(String::from_utf8_lossy(line).trim()).to_ascii_uppercase();
+        // The session's own reading of the line: NUL padding does not hide a command.
+        let word = command_word(&line_text(line));
         if starts_search(&word, in_block) {
             searches += 1;
             if searches > MAX_SEARCHES {

@@ -423,23 +423,41 @@ fn balance(board: &Board, prober: &mut Prober) -> Option<(Vec<Pos>, Score)> {
         .empty_points()
         .filter(|&p| board.is_candidate(p, 2))
         .collect();
-    let mut cands: Vec<(i32, usize, [Pos; 2], Board)> = Vec::new();
-    for &w in &near {
-        for &b in &near {
-            if w == b {
+    let pairs = most_even_pairs(board, &near, BALANCE_CANDIDATES);
+    let boards = pairs
+        .iter()
+        .map(|&[w, b]| place(board, &[(w, Color::White), (b, Color::Black)]))
+        .collect::<Option<Vec<Board>>>()?;
+    let refs: Vec<&Board> = boards.iter().collect();
+    let (k, score) = most_even(&refs, prober)?;
+    Some((pairs[k].to_vec(), score))
+}
+
+/// The `keep` pairs (White stone, Black stone, two different points of `near`) that fit
+/// (see [`place`]) and leave the smallest |static evaluation| with White to move, ties to
+/// the earlier pair in `near` order. Scored on one board by making and undoing the stones
+/// (a copy of the board per pair would cost far more than the evaluation).
+fn most_even_pairs(board: &Board, near: &[Pos], keep: usize) -> Vec<[Pos; 2]> {
+    let mut b = board.clone();
+    let mut scored: Vec<(i32, usize, [Pos; 2])> = Vec::new();
+    for &w in near {
+        if !fits(&b, w, Color::White) {
+            continue;
+        }
+        b.make_move_as(w, Color::White);
+        for &black in near {
+            if black == w || !fits(&b, black, Color::Black) {
                 continue;
             }
-            if let Some(nb) = place(board, &[(w, Color::White), (b, Color::Black)]) {
-                let idx = cands.len();
-                cands.push((evaluate(&nb).abs(), idx, [w, b], nb));
-            }
+            b.make_move_as(black, Color::Black);
+            b.set_side_to_move(Color::White);
+            scored.push((evaluate(&b).abs(), scored.len(), [w, black]));
+            b.undo();
         }
+        b.undo();
     }
-    cands.sort_by_key(|c| (c.0, c.1));
-    cands.truncate(BALANCE_CANDIDATES);
-    let boards: Vec<&Board> = cands.iter().map(|c| &c.3).collect();
-    let (k, score) = most_even(&boards, prober)?;
-    Some((cands[k].2.to_vec(), score))
+    scored.sort_by_key(|c| (c.0, c.1));
+    scored.into_iter().take(keep).map(|c| c.2).collect()
 }
 
 fn choose_after_five(board: &Board, prober: &mut Prober) -> Option<Swap2Reply> {
@@ -515,6 +533,49 @@ pub(super) mod tests {
         let r = respond_with(&board_of(&[(7, 7), (8, 8), (3, 12)]), &zero).unwrap();
         assert!(matches!(r, Swap2Reply::Moves(_) | Swap2Reply::Swap));
         assert_eq!(respond_with(&board_of(&[(7, 7)]), &zero), None);
+    }
+
+    /// The pairs [`balance`] searches, ranked the plain way: a placed copy of the board per
+    /// pair.
+    fn even_pairs_by_copies(board: &Board, near: &[Pos]) -> Vec<[Pos; 2]> {
+        let mut scored = Vec::new();
+        for &w in near {
+            for &b in near {
+                if w == b {
+                    continue;
+                }
+                if let Some(nb) = place(board, &[(w, Color::White), (b, Color::Black)]) {
+                    scored.push((evaluate(&nb).abs(), scored.len(), [w, b]));
+                }
+            }
+        }
+        scored.sort_by_key(|c| (c.0, c.1));
+        scored.into_iter().map(|c| c.2).collect()
+    }
+
+    #[test]
+    fn pairs_ranked_by_make_and_undo_match_copies() {
+        // Black's four at the end: a Black stone making five does not fit.
+        let game = [(3, 7), (10, 10), (4, 7), (11, 11), (5, 7), (12, 3), (6, 7)];
+        let mut filtered = false;
+        for rule in [Rule::FREESTYLE, Rule::RENJU] {
+            for stones in [&game[..3], &game[..5], &game[..]] {
+                let mut board = Board::new(15, 15, rule).unwrap();
+                for &(x, y) in stones {
+                    board.make_move(Pos::new(x, y));
+                }
+                let near: Vec<Pos> = board
+                    .empty_points()
+                    .filter(|&p| board.is_candidate(p, 2))
+                    .collect();
+                let all = most_even_pairs(&board, &near, usize::MAX);
+                assert_eq!(all, even_pairs_by_copies(&board, &near));
+                filtered |= all.len() < near.len() * (near.len() - 1);
+                let kept = most_even_pairs(&board, &near, BALANCE_CANDIDATES);
+                assert_eq!(kept, all[..BALANCE_CANDIDATES]);
+            }
+        }
+        assert!(filtered, "no position had a pair that does not fit");
     }
 
     #[test]

@@ -187,6 +187,14 @@ pub(super) fn no_args<T>(cmd: &'static str, args: &str, c: T) -> Result<T, Parse
     }
 }
 
+/// The text of one input line as the session reads it: lossy UTF-8, with blanks and NULs
+/// trimmed at both ends.
+pub fn line_text(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    text.trim_matches(|c: char| c.is_whitespace() || c == '\0')
+        .to_string()
+}
+
 /// The first word of a line, upper-cased (for deciding what to do while a search runs).
 pub fn command_word(line: &str) -> String {
     line.split_whitespace()

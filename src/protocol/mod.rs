@@ -11,7 +11,9 @@ mod live;
 mod session;
 mod yxcommand;
 
-pub use command::{command_word, parse_fields, parse_i64, shorten, Command, Coord, ParseError};
+pub use command::{
+    command_word, line_text, parse_fields, parse_i64, shorten, Command, Coord, ParseError,
+};
 pub use dbcommand::{DbCommand, DeleteFilter, PathCommand, PositionCommand, Select};
 pub use format::{about_line, forbid_line, format_nodes, report_line, swap2_line};
 pub use session::Session;

@@ -6,7 +6,7 @@ mod clock;
 use std::collections::{HashSet, VecDeque};
 use std::io::Write;
 
-use super::command::{command_word, parse_fields, parse_i64, shorten, Command, Coord};
+use super::command::{command_word, line_text, parse_fields, parse_i64, shorten, Command, Coord};
 use super::format::{about_line, forbid_line, report_line, swap2_line};
 use super::yxcommand::MovesFor;
 use crate::board::Board;
@@ -211,15 +211,11 @@ impl<W: Write> Session<W> {
     /// One raw input line (without its line end; a trailing `\r` is removed here).
     /// `truncated` tells that the reader cut an over-long line.
     pub fn handle_input(&mut self, bytes: &[u8], truncated: bool) {
-        let text = String::from_utf8_lossy(bytes);
-        let text = text.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+        let text = line_text(bytes);
         if text.is_empty() && !truncated {
             return; // empty lines are ignored everywhere
         }
-        let line = Line {
-            text: text.to_string(),
-            truncated,
-        };
+        let line = Line { text, truncated };
         if self.is_pondering() {
             self.input_while_pondering(line);
             return;

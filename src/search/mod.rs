@@ -148,7 +148,9 @@ impl Searcher {
                 tt.clear();
                 tt
             }
-            None => self.scratch.insert(tt::TTable::new(SCRATCH_HASH_BYTES)),
+            None => self
+                .scratch
+                .insert(tt::TTable::with_cheap_clear(SCRATCH_HASH_BYTES)),
         };
         root::search(tt, board, limits, stop, &mut |_| {}, &no_root_events)
     }

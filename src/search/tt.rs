@@ -178,6 +178,9 @@ pub struct TTable {
     /// Tells the prefault thread to stop (the table is being replaced or dropped).
     cancel: Arc<AtomicBool>,
     prefaulter: Option<JoinHandle<()>>,
+    /// For a table made by [`TTable::with_cheap_clear`]: one bit per bucket, set when a store
+    /// or load writes it since the last clear.
+    written: Option<Box<[AtomicU64]>>,
 }
 
 impl TTable {
@@ -202,7 +205,18 @@ impl TTable {
             age: AtomicU64::new(0),
             cancel,
             prefaulter,
+            written: None,
         }
+    }
+
+    /// A table of about `bytes` bytes whose [`TTable::clear`] zeroes only the buckets written
+    /// since the last clear, in place (a table cleared before every short search, where
+    /// zeroing all of it would cost more than the search). Every store also marks its bucket.
+    pub fn with_cheap_clear(bytes: usize) -> TTable {
+        let mut tt = TTable::new(bytes);
+        let words = tt.buckets.div_ceil(64);
+        tt.written = Some((0..words).map(|_| AtomicU64::new(0)).collect());
+        tt
     }
 
     /// Waits until every page is resident (tests and benchmarks; searches need not wait).
@@ -233,10 +247,41 @@ impl TTable {
         *self = TTable::new(bytes);
     }
 
-    /// Empties the table (fresh zeroed memory, prefaulted as in [`TTable::new`]).
+    /// Empties the table: every entry zero and the age back to 0, as a new table of the same
+    /// size (fresh zeroed memory, prefaulted as in [`TTable::new`], or for a table made by
+    /// [`TTable::with_cheap_clear`] its written buckets zeroed in place).
     pub fn clear(&mut self) {
-        let bytes = self.bytes();
-        self.resize(bytes);
+        let Some(written) = &self.written else {
+            let bytes = self.bytes();
+            self.resize(bytes);
+            return;
+        };
+        // A plain load first: most words are 0, and a swap is a locked instruction.
+        for (w, word) in written
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.load(Relaxed) != 0)
+        {
+            let mut bits = word.swap(0, Relaxed);
+            while bits != 0 {
+                let b = (w * 64 + bits.trailing_zeros() as usize) * BUCKET_ENTRIES;
+                bits &= bits - 1;
+                for e in self.table.entries.get(b..b + BUCKET_ENTRIES).unwrap_or(&[]) {
+                    e.check.store(0, Relaxed);
+                    e.data.store(0, Relaxed);
+                }
+            }
+        }
+        self.age.store(0, Relaxed);
+    }
+
+    /// Marks the bucket starting at entry `b` written (tables with cheap clearing only).
+    #[inline]
+    fn mark_written(&self, b: usize) {
+        if let Some(written) = &self.written {
+            let n = b / BUCKET_ENTRIES;
+            written[n / 64].fetch_or(1 << (n % 64), Relaxed);
+        }
     }
 
     /// Writes the table to `w` ([`TT_FILE_MAGIC`], version, entry count, age, then each
@@ -291,6 +336,9 @@ impl TTable {
             let data = u64::from_le_bytes(raw[8..16].try_into().unwrap_or([0; 8]));
             e.check.store(check, Relaxed);
             e.data.store(data, Relaxed);
+        }
+        for word in self.written.iter().flat_map(|w| w.iter()) {
+            word.store(u64::MAX, Relaxed);
         }
         self.age.store(age, Relaxed);
         Ok(())
@@ -369,6 +417,7 @@ impl TTable {
             }
         }
         let data = pack(mv, value, eval, depth, bound, age);
+        self.mark_written(b);
         let e = &bucket[victim];
         e.data.store(data, Relaxed);
         e.check.store(key ^ data, Relaxed);
@@ -480,6 +529,44 @@ mod tests {
         assert_eq!(hit.value, 12);
         tt.clear();
         assert!(tt.probe(k).is_none());
+    }
+
+    /// Every entry's two words and the age.
+    fn contents(tt: &TTable) -> (Vec<(u64, u64)>, u64) {
+        let words = tt.table.entries.iter();
+        let words = words.map(|e| (e.check.load(Relaxed), e.data.load(Relaxed)));
+        (words.collect(), tt.age.load(Relaxed))
+    }
+
+    #[test]
+    fn cheap_clear_leaves_what_a_new_table_has() {
+        let bytes = 1 << 14;
+        let mut cheap = TTable::with_cheap_clear(bytes);
+        let mut plain = TTable::new(bytes);
+        let fresh = contents(&TTable::new(bytes));
+        for round in 0..3u64 {
+            // Round 1 fills a few buckets, round 2 overfills the table (replacements).
+            for k in 0..[0u64, 40, 5000][round as usize] {
+                let key = (k + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ round;
+                for tt in [&cheap, &plain] {
+                    tt.new_search();
+                    tt.store(key, Pos::new(2, 3), 5, 1, (k % 9) as i32, Bound::Lower);
+                }
+            }
+            assert_eq!(contents(&cheap), contents(&plain));
+            cheap.clear();
+            plain.clear();
+            assert_eq!(contents(&cheap), fresh);
+            assert_eq!(contents(&plain), fresh);
+        }
+        let mut file = Vec::new();
+        let full = TTable::new(bytes);
+        full.store(77, Pos::new(1, 1), 3, 0, 4, Bound::Exact);
+        full.dump(&mut file).unwrap();
+        cheap.load(&mut &file[..]).unwrap();
+        assert!(cheap.probe(77).is_some());
+        cheap.clear();
+        assert_eq!(contents(&cheap), fresh, "a load's buckets are cleared too");
     }
 
     #[test]
