@@ -8,6 +8,9 @@ use std::time::{Duration, Instant};
 use super::Session;
 use crate::engine::{hash_bytes_for_settings, EngineEvent, Notify};
 
+/// How often [`await_reply`] looks at the output while no engine event arrives.
+const REPLY_POLL: Duration = Duration::from_millis(20);
+
 /// A session whose engine events arrive on the returned channel.
 fn session() -> (Session<Vec<u8>>, mpsc::Receiver<EngineEvent>) {
     let (tx, rx) = mpsc::channel();
@@ -35,6 +38,26 @@ fn replies(s: &mut Session<Vec<u8>>) -> Vec<String> {
         .filter(|l| !l.starts_with("MESSAGE"))
         .map(str::to_string)
         .collect()
+}
+
+/// Hands engine events to the session until it has printed a line other than a `MESSAGE`
+/// (the line stays in the output). A `TURN` that arrives while the engine ponders waits for
+/// the pondering search to stop, so `is_thinking` alone does not show it is pending.
+fn await_reply(s: &mut Session<Vec<u8>>, rx: &mpsc::Receiver<EngineEvent>, within: Duration) {
+    let t = Instant::now();
+    let has_reply = |s: &mut Session<Vec<u8>>| {
+        String::from_utf8_lossy(s.output())
+            .lines()
+            .any(|l| !l.starts_with("MESSAGE"))
+    };
+    while !has_reply(s) {
+        let left = within
+            .checked_sub(t.elapsed())
+            .expect("the engine replies in time");
+        if let Ok(ev) = rx.recv_timeout(left.min(REPLY_POLL)) {
+            s.handle_event(ev);
+        }
+    }
 }
 
 /// Hands engine events to the session until its search has been answered.
@@ -215,7 +238,7 @@ fn pondering_starts_once_the_move_is_answered() {
         "a database query leaves the pondering alone"
     );
     s.handle_input(b"TURN 8,8", false);
-    pump(&mut s, &rx, Duration::from_millis(50));
+    await_reply(&mut s, &rx, Duration::from_secs(3));
     await_answer(&mut s, &rx, Duration::from_secs(3));
     let r = replies(&mut s);
     assert_eq!(r.len(), 1, "{r:?}");
