@@ -567,9 +567,6 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// Whether a quiet non-PV node may try a null move: on, deep enough, well above beta, not
-    /// right after another null move, and no shape of the opponent's that two moves in a row
-    /// would turn into a win (a four-three, a double three, an open four or a five).
     /// True when neither side has any shape at the empty point `mv`.
     fn is_trivial(&self, mv: Pos) -> bool {
         let me = self.board.side_to_move();
@@ -577,6 +574,9 @@ impl<'a> Worker<'a> {
             && self.board.pattern4(mv, me.opp()) == Pattern4::None
     }
 
+    /// Whether a quiet non-PV node may try a null move: on, deep enough, well above beta, not
+    /// right after another null move, and no shape of the opponent's that two moves in a row
+    /// would turn into a win (a four-three, a double three, an open four or a five).
     fn null_move_allowed(&self, ply: usize, depth: i32, static_eval: Score, beta: Score) -> bool {
         if nmp_min_depth() == 0 || depth < nmp_min_depth() || self.nulls[ply] {
             return false;
