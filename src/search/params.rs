@@ -190,6 +190,12 @@ tunables! {
     se_margin: i32 = 4, 1..=60, step 1;
     /// The table entry may be this many plies shallower than the node for the test.
     se_tt_depth_slack: i32 = 3, 0..=8, step 1;
+    /// Leaves (remaining depth 0) keep their result in the transposition table and read it
+    /// back before running their VCF (0: never).
+    leaf_tt: i32 = 1, 0..=1, step 1;
+    /// A leaf whose static evaluation lies this far or more below alpha skips its VCF (0:
+    /// always tried).
+    qvcf_delta: i32 = 0, 0..=2000, step 20;
     /// Most attacker fours in a VCF at a search leaf.
     qvcf_depth: i32 = 6, 1..=20, step 1;
     /// Node budget of one leaf VCF.
