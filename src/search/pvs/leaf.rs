@@ -5,7 +5,7 @@ use crate::board::Threat;
 use crate::core::Pos;
 use crate::eval;
 
-use super::super::params::{leaf_tt, qvcf_delta, qvcf_depth, qvcf_nodes, USE_LEAF_VCF};
+use super::super::params::{leaf_tt, qvcf_delta, qvcf_depth, qvcf_near, qvcf_nodes, USE_LEAF_VCF};
 use super::super::score::{mate_in, value_from_tt, value_to_tt, Score, MATE_BOUND};
 use super::super::tt::Bound;
 use super::super::vcf;
@@ -87,7 +87,11 @@ impl Worker<'_> {
         let me = self.board.side_to_move();
         let nodes = qvcf_nodes();
         let mut budget = nodes;
-        let found = vcf::vcf(&mut self.board, me, qvcf_depth(), &mut budget);
+        let found = if qvcf_near() > 0 {
+            vcf::vcf_near(&mut self.board, me, qvcf_depth(), &mut budget)
+        } else {
+            vcf::vcf(&mut self.board, me, qvcf_depth(), &mut budget)
+        };
         self.nodes += nodes - budget;
         if let Some(plies) = found {
             return (mate_in(ply + plies as usize), Bound::Lower);
