@@ -25,6 +25,10 @@ pub const MAX_TRIED_MOVES: usize = 64;
 pub const MAX_DEFERRED_MOVES: usize = 16;
 /// Most four-making moves one VCF node tries (more never occur in real positions).
 pub const MAX_FOUR_MOVES: usize = 64;
+/// A leaf VCF's fours near a point (`qvcf_near`): within this many cells in both directions…
+pub const NEAR_SQUARE: usize = 2;
+/// …or on one of the point's four lines within this many cells.
+pub const NEAR_LINE: usize = 4;
 /// Nodes between polls of the stop flag and the clock.
 pub const POLL_INTERVAL: u64 = 256;
 /// The most plies a move's history may add to or take off its late-move reduction.
@@ -190,6 +194,15 @@ tunables! {
     se_margin: i32 = 4, 1..=60, step 1;
     /// The table entry may be this many plies shallower than the node for the test.
     se_tt_depth_slack: i32 = 3, 0..=8, step 1;
+    /// Leaves (remaining depth 0) keep their result in the transposition table and read it
+    /// back before running their VCF (0: never).
+    leaf_tt: i32 = 1, 0..=1, step 1;
+    /// A leaf whose static evaluation lies this far or more below alpha skips its VCF (0:
+    /// always tried).
+    qvcf_delta: i32 = 0, 0..=2000, step 20;
+    /// A leaf's VCF only plays fours near the attacker's last stone, each later four near the
+    /// one before (0: every four).
+    qvcf_near: i32 = 1, 0..=1, step 1;
     /// Most attacker fours in a VCF at a search leaf.
     qvcf_depth: i32 = 6, 1..=20, step 1;
     /// Node budget of one leaf VCF.

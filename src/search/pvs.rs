@@ -17,7 +17,8 @@ use super::score::{mate_in, mated_in, value_from_tt, value_to_tt, Score, MATE, M
 use super::smp::InFlight;
 use super::time::TimeManager;
 use super::tt::{Bound, TTable, TtHit};
-use super::vcf;
+
+mod leaf;
 
 /// State shared by all threads of one search.
 pub(crate) struct Shared<'a> {
@@ -287,7 +288,7 @@ impl<'a> Worker<'a> {
             return eval::evaluate(&self.board);
         }
         if depth <= 0 {
-            return self.quiesce(alpha, beta, ply, threat);
+            return self.leaf(alpha, beta, ply, threat);
         }
 
         let key = self.board.hash();
@@ -647,27 +648,6 @@ impl<'a> Worker<'a> {
         } else {
             SingularTest::Neither
         }
-    }
-
-    /// Leaf evaluation: a VCF for the side to move, else the static evaluation.
-    fn quiesce(&mut self, _alpha: Score, beta: Score, ply: usize, threat: Threat) -> Score {
-        let stand = eval::evaluate(&self.board);
-        if stand >= beta {
-            return stand;
-        }
-        let _ = threat;
-        if !USE_LEAF_VCF {
-            return stand;
-        }
-        let me = self.board.side_to_move();
-        let nodes = qvcf_nodes();
-        let mut budget = nodes;
-        let found = vcf::vcf(&mut self.board, me, qvcf_depth(), &mut budget);
-        self.nodes += nodes - budget;
-        if let Some(plies) = found {
-            return mate_in(ply + plies as usize);
-        }
-        stand
     }
 }
 

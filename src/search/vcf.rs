@@ -7,16 +7,45 @@ use crate::board::{Board, GenKind, Pattern4};
 use crate::core::{Color, Pos};
 
 use super::budget::Budget;
-use super::params::MAX_FOUR_MOVES;
+use super::params::{MAX_FOUR_MOVES, NEAR_LINE, NEAR_SQUARE};
 
 /// Searches a VCF for `attacker`, who must be the side to move, with at most `max_fours`
 /// attacking fours. Each visited node costs one unit of `budget` (stops at 0). Returns the
 /// number of plies to the five (1 = five now).
 pub fn vcf(board: &mut Board, attacker: Color, max_fours: i32, budget: &mut u64) -> Option<u32> {
     let mut b = Budget::nodes(*budget);
-    let r = rec(board, attacker, max_fours, &mut b, None);
+    let r = rec(board, attacker, max_fours, &mut b, None, None);
     *budget = b.nodes;
     r
+}
+
+/// As [`vcf`] with the attacker's fours kept near the attacker's last stone, and each later
+/// four near the one before (a leaf's quick look: a VCF that starts far from the attacker's
+/// last stone, or jumps across the board, is not looked for).
+pub fn vcf_near(
+    board: &mut Board,
+    attacker: Color,
+    max_fours: i32,
+    budget: &mut u64,
+) -> Option<u32> {
+    let last = board
+        .history()
+        .rev()
+        .find(|&(_, c)| c == attacker)
+        .map(|(p, _)| p);
+    let mut b = Budget::nodes(*budget);
+    let r = rec(board, attacker, max_fours, &mut b, None, last);
+    *budget = b.nodes;
+    r
+}
+
+/// Whether `p` lies within two cells of `c` in both directions, or on one of `c`'s four lines
+/// within four cells.
+fn is_near(c: Pos, p: Pos) -> bool {
+    let dx = c.x().abs_diff(p.x());
+    let dy = c.y().abs_diff(p.y());
+    (dx <= NEAR_SQUARE && dy <= NEAR_SQUARE)
+        || ((dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= NEAR_LINE)
 }
 
 /// As [`vcf`], also returning the first move and the winning line; deepens the number of
@@ -43,7 +72,7 @@ pub fn vcf_root_limited(
     // Shortest first: a deep depth-first search would waste the budget on long sequences.
     for fours in 1..=max_fours {
         let mut line = Vec::new();
-        if let Some(plies) = rec(board, attacker, fours, budget, Some(&mut line)) {
+        if let Some(plies) = rec(board, attacker, fours, budget, Some(&mut line), None) {
             line.reverse();
             let first = *line.first()?;
             return Some((first, plies, line));
@@ -55,12 +84,15 @@ pub fn vcf_root_limited(
     None
 }
 
+/// `near`: when set, the attacker's fours (other than a forced counter-block) must lie near
+/// this point (see [`is_near`]), and each four becomes the next level's `near`.
 fn rec(
     b: &mut Board,
     att: Color,
     fours_left: i32,
     budget: &mut Budget,
     line: Option<&mut Vec<Pos>>,
+    near: Option<Pos>,
 ) -> Option<u32> {
     if !budget.take() {
         return None;
@@ -96,7 +128,7 @@ fn rec(
             return Some(3);
         }
         b.generate(att, GenKind::Fours, |_, p, a| {
-            if len < buf.len() {
+            if len < buf.len() && near.is_none_or(|c| is_near(c, p)) {
                 buf[len] = (p, a);
                 len += 1;
             }
@@ -145,6 +177,7 @@ fn rec(
             fours_left - 1,
             budget,
             line.as_ref().map(|_| &mut sub),
+            near.map(|_| m),
         );
         b.undo();
         b.undo();
@@ -161,4 +194,53 @@ fn rec(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Rule;
+    use crate::search::bench::board_from_moves;
+
+    const BUDGET: u64 = 10_000;
+
+    /// Black to move with a VCF of two fours: f3 (a closed four on row 3 against White's b3,
+    /// White blocks g3), then i6 (an open four on the diagonal f3-i6 and a four on column i).
+    /// The moves end with White's last stone and, before it, Black's `last`.
+    fn vcf_board(extra: &str) -> Board {
+        let moves = format!("c3 b3 d3 i10 e3 a15 g4 c15 i7 o1 i8 o3 i9 o5 h5 o7 {extra}");
+        board_from_moves(Rule::FREESTYLE, 15, moves.trim()).unwrap()
+    }
+
+    #[test]
+    fn nearness_is_a_small_square_or_a_short_line() {
+        let c = Pos::new(7, 7);
+        for (x, y, near) in [
+            (9, 9, true),
+            (5, 6, true),
+            (11, 7, true),
+            (3, 11, true),
+            (12, 7, false),
+            (9, 10, false),
+            (10, 8, false),
+        ] {
+            assert_eq!(is_near(c, Pos::new(x, y)), near, "({x}, {y})");
+        }
+    }
+
+    #[test]
+    fn a_leaf_vcf_looks_only_near_the_attackers_last_stone() {
+        // Black's last stone h5 is two cells from f3, and i6 lies on f3's diagonal: found.
+        let mut b = vcf_board("");
+        assert_eq!(b.pattern4_count(Color::Black, Pattern4::Flex4), 0);
+        assert_eq!(
+            vcf_near(&mut b, Color::Black, 6, &mut BUDGET.clone()),
+            Some(5)
+        );
+        // Black's last stone m12 is far from both first fours (f3, i6): the full VCF finds
+        // the win, the near one does not look there.
+        let mut b = vcf_board("m12 o9");
+        assert_eq!(vcf(&mut b, Color::Black, 6, &mut BUDGET.clone()), Some(5));
+        assert_eq!(vcf_near(&mut b, Color::Black, 6, &mut BUDGET.clone()), None);
+    }
 }
