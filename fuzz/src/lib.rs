@@ -97,8 +97,30 @@ fn is_protocol_line(line: &str) -> bool {
         ]
         .iter()
         .any(|p| starts(p))
+            || is_live_info_line(line)
             || line.contains("name=")
             || coords(line))
+}
+
+/// A line of the `INFO PV` block that `INFO show_detail` asks for (Yixin-Board's live
+/// analysis: `protocol::live::pv_info_lines`).
+fn is_live_info_line(line: &str) -> bool {
+    const KEYS: [&str; 11] = [
+        "PV",
+        "NUMPV",
+        "DEPTH",
+        "SELDEPTH",
+        "NODES",
+        "TOTALNODES",
+        "TOTALTIME",
+        "SPEED",
+        "EVAL",
+        "WINRATE",
+        "BESTLINE",
+    ];
+    line.strip_prefix("INFO ")
+        .and_then(|rest| rest.split(' ').next())
+        .is_some_and(|key| KEYS.contains(&key))
 }
 
 /// (b) The whole session state machine fed an arbitrary byte stream, one line per `\n`
