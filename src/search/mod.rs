@@ -29,6 +29,7 @@ pub mod memory;
 mod movegen;
 pub mod params;
 mod pvs;
+mod qfours;
 pub mod report;
 mod root;
 pub mod score;

@@ -203,6 +203,13 @@ tunables! {
     /// A leaf's VCF only plays fours near the attacker's last stone, each later four near the
     /// one before (0: every four).
     qvcf_near: i32 = 1, 0..=1, step 1;
+    /// Leaves run the evaluating four quiescence (`qfours`): the side to move may stand on
+    /// its evaluation or play fours, and a line of fours counts for the evaluation it ends
+    /// in, not only for a mate (0: the mate-only VCF).
+    qvcf_eval: i32 = 0, 0..=1, step 1;
+    /// In the evaluating quiescence, plain fours are tried at this many first levels; deeper,
+    /// only fours that also make a three or a two.
+    qvcf_plain: i32 = 20, 0..=20, step 1;
     /// Most attacker fours in a VCF at a search leaf.
     qvcf_depth: i32 = 6, 1..=20, step 1;
     /// Node budget of one leaf VCF.

@@ -41,7 +41,7 @@ pub fn vcf_near(
 
 /// Whether `p` lies within two cells of `c` in both directions, or on one of `c`'s four lines
 /// within four cells.
-fn is_near(c: Pos, p: Pos) -> bool {
+pub(super) fn is_near(c: Pos, p: Pos) -> bool {
     let dx = c.x().abs_diff(p.x());
     let dy = c.y().abs_diff(p.y());
     (dx <= NEAR_SQUARE && dy <= NEAR_SQUARE)

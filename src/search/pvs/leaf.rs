@@ -5,7 +5,10 @@ use crate::board::Threat;
 use crate::core::Pos;
 use crate::eval;
 
-use super::super::params::{leaf_tt, qvcf_delta, qvcf_depth, qvcf_near, qvcf_nodes, USE_LEAF_VCF};
+use super::super::params::{
+    leaf_tt, qvcf_delta, qvcf_depth, qvcf_eval, qvcf_near, qvcf_nodes, qvcf_plain, USE_LEAF_VCF,
+};
+use super::super::qfours::{quiesce_fours, QuiescenceLimits};
 use super::super::score::{mate_in, value_from_tt, value_to_tt, Score, MATE_BOUND};
 use super::super::tt::Bound;
 use super::super::vcf;
@@ -84,6 +87,9 @@ impl Worker<'_> {
         if qvcf_delta() > 0 && stand + qvcf_delta() <= alpha && alpha.abs() < MATE_BOUND {
             return (stand, Bound::Upper);
         }
+        if qvcf_eval() > 0 {
+            return self.quiesce_fours(stand, alpha, beta, ply);
+        }
         let me = self.board.side_to_move();
         let nodes = qvcf_nodes();
         let mut budget = nodes;
@@ -97,6 +103,40 @@ impl Worker<'_> {
             return (mate_in(ply + plies as usize), Bound::Lower);
         }
         (stand, Bound::Exact)
+    }
+
+    /// The evaluating four quiescence's value of the leaf and what it bounds.
+    fn quiesce_fours(
+        &mut self,
+        stand: Score,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> (Score, Bound) {
+        let limits = QuiescenceLimits {
+            fours: qvcf_depth(),
+            plain_levels: qvcf_plain(),
+        };
+        let nodes = qvcf_nodes();
+        let mut budget = nodes;
+        let v = quiesce_fours(
+            &mut self.board,
+            stand,
+            alpha,
+            beta,
+            ply,
+            limits,
+            &mut budget,
+        );
+        self.nodes += nodes - budget;
+        let bound = if v >= beta {
+            Bound::Lower
+        } else if v <= alpha {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        (v, bound)
     }
 }
 
