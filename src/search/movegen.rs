@@ -9,7 +9,7 @@ use crate::board::{Board, GenKind, Pattern4, Threat};
 use crate::core::{Color, Pos};
 use crate::eval::weights::{ORDER_ATTACK, ORDER_DEFEND, ORDER_LINE_ME, ORDER_LINE_OPP};
 
-use super::params::{DEFENCE_ORDER, FORCING_ORDER, USE_LINE_ORDER};
+use super::params::{four_forcing, DEFENCE_ORDER, FORCING_ORDER, USE_LINE_ORDER};
 
 /// Ordering value of `p` for the mover `me`, whose class there is `a`.
 #[inline]
@@ -23,7 +23,12 @@ fn cell_order(board: &Board, p: Pos, me: Color, a: Pattern4) -> i32 {
             s += ORDER_LINE_OPP[board.pattern(p, opp, dir) as usize];
         }
     }
-    if a >= Pattern4::Block4 || d >= Pattern4::Block4Flex3 {
+    let forcing_attack = if four_forcing() > 0 {
+        Pattern4::Block4
+    } else {
+        Pattern4::Block4Flex3
+    };
+    if a >= forcing_attack || d >= Pattern4::Block4Flex3 {
         s += FORCING_ORDER;
     }
     s + board.order_value(p, me)

@@ -171,6 +171,16 @@ tunables! {
     defend_extension: i32 = 1, 0..=1, step 1;
     /// Plies added to the forced block of the opponent's four (0: the block costs a ply).
     block_extension: i32 = 1, 0..=2, step 1;
+    /// A plain four (one that makes no open three) is a forcing move: ordered first, never
+    /// reduced or pruned (0: only fours that also make an open three are, and plain fours
+    /// are ordered, reduced and pruned as quiet moves by their pattern value).
+    four_forcing: i32 = 1, 0..=1, step 1;
+    /// The block and defend extensions apply at plies below this many times the iteration's
+    /// depth (a cap that keeps forcing lines from growing without end).
+    extension_ply_cap: i32 = 2, 1..=8, step 1;
+    /// Plies taken off the late-move reduction of a move that makes an open three or better
+    /// when the mover's move two plies before did too (a continued attack; 0: none).
+    continued_attack_reduction: i32 = 0, 0..=2, step 1;
     /// Move-count pruning at every depth (0: off): past
     /// `(mcp_base + depth^1.32 * mcp_scale_pct / 100) / (2 - improving)` moves, a node that has
     /// a non-losing move prunes its remaining non-forcing moves.

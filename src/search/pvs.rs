@@ -76,6 +76,9 @@ pub(crate) struct Worker<'a> {
     nulls: Vec<bool>,
     /// `excluded_moves[ply]`: the move a singular-extension test leaves out at `ply`.
     excluded_moves: Vec<Pos>,
+    /// `threatening[ply]`: the move being searched at `ply` makes an open three or better for
+    /// its mover (a continued attack two plies later is reduced less).
+    threatening: Vec<bool>,
     /// Depth of the current root iteration.
     pub root_depth: i32,
     /// Root moves the last `search_root` call finished (a prefix of its list).
@@ -107,6 +110,7 @@ impl<'a> Worker<'a> {
             evals: vec![0; PLY_STACK_LEN],
             nulls: vec![false; PLY_STACK_LEN],
             excluded_moves: vec![Pos::NONE; PLY_STACK_LEN],
+            threatening: vec![false; PLY_STACK_LEN],
             root_depth: 0,
             root_completed: 0,
             announce_root: false,
@@ -189,6 +193,8 @@ impl<'a> Worker<'a> {
                     depth: depth as u32,
                 });
             }
+            self.threatening[0] =
+                self.board.pattern4(mv, self.board.side_to_move()) >= Pattern4::Flex3;
             self.board.make_move(mv);
             self.pv[1].clear();
             let mut score;
@@ -271,17 +277,16 @@ impl<'a> Worker<'a> {
         }
         let threat = self.board.threat();
         let mut depth = depth;
+        let extend = (ply as i32) < extension_ply_cap() * self.root_depth;
         match threat {
             Threat::Win(n) => return mate_in(ply + n as usize),
             Threat::Loss(n) => return mated_in(ply + n as usize),
-            // The forced block of a four: searched `block_extension` plies deeper (within twice
-            // the iteration's depth), and never the end of a line.
-            Threat::Block(_) if (ply as i32) < 2 * self.root_depth => {
-                depth = (depth + block_extension()).max(1)
-            }
+            // The forced block of a four: searched `block_extension` plies deeper (below
+            // `extension_ply_cap` times the iteration's depth), and never the end of a line.
+            Threat::Block(_) if extend => depth = (depth + block_extension()).max(1),
             Threat::Block(_) => depth = depth.max(1),
             // An open three to answer: the few replies may be searched a ply deeper.
-            Threat::Defend if (ply as i32) < 2 * self.root_depth => depth += defend_extension(),
+            Threat::Defend if extend => depth += defend_extension(),
             _ => {}
         }
         if ply >= MAX_SEARCH_PLY {
@@ -466,6 +471,8 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
+            let threatening = self.board.pattern4(mv, me) >= Pattern4::Flex3;
+            self.threatening[ply] = threatening;
             self.board.make_move(mv);
             let child = self.board.hash();
             if may_defer && n_deferred < deferred.len() && self.sh.in_flight.is_busy(child) {
@@ -506,6 +513,9 @@ impl<'a> Worker<'a> {
                     }
                     if trivial {
                         r += trivial_reduction();
+                    }
+                    if threatening && ply >= 2 && self.threatening[ply - 2] {
+                        r -= continued_attack_reduction();
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -607,6 +617,7 @@ impl<'a> Worker<'a> {
     ) -> Option<Score> {
         let r = nmp_reduction() + depth / nmp_depth_divisor();
         let me = self.board.side_to_move();
+        self.threatening[ply] = false;
         self.board.set_side_to_move(me.opp());
         self.nulls[ply + 1] = true;
         let v = -self.node(-beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut_node);
