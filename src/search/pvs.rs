@@ -193,8 +193,8 @@ impl<'a> Worker<'a> {
                     depth: depth as u32,
                 });
             }
-            self.threatening[0] =
-                self.board.pattern4(mv, self.board.side_to_move()) >= Pattern4::Flex3;
+            self.threatening[0] = continued_attack_reduction() > 0
+                && self.board.pattern4(mv, self.board.side_to_move()) >= Pattern4::Flex3;
             self.board.make_move(mv);
             self.pv[1].clear();
             let mut score;
@@ -471,7 +471,8 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            let threatening = self.board.pattern4(mv, me) >= Pattern4::Flex3;
+            let threatening =
+                continued_attack_reduction() > 0 && self.board.pattern4(mv, me) >= Pattern4::Flex3;
             self.threatening[ply] = threatening;
             self.board.make_move(mv);
             let child = self.board.hash();
