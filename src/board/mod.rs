@@ -363,6 +363,12 @@ impl Board {
         self.hash
     }
 
+    /// The hash the board would have after the side to move plays `p` (no move is made).
+    #[inline]
+    pub fn hash_after(&self, p: Pos) -> u64 {
+        self.hash ^ zobrist(p, self.side) ^ SIDE_KEY
+    }
+
     /// Puts a wall on an empty cell (continuous games' field 3). Not undoable. Ignored on a
     /// non-empty or off-board point.
     pub fn put_wall(&mut self, p: Pos) {

@@ -13,7 +13,8 @@ pub const DEFAULT_MAX_MEMORY_BYTES: u64 = 350_000_000;
 /// Resident memory of everything but the hash and the search threads: binary text and data,
 /// libc, allocator, pattern tables, protocol buffers. `pentad-tools peak-memory` measured the
 /// whole process at 3.9 MiB besides a 1 MiB hash (2 search threads, 20x20, full engine,
-/// 2026-11-21); the estimate keeps room for larger tables later.
+/// 2026-11-21); the estimate keeps room for larger tables, such as the threat solver's proof
+/// table (at most 8 MiB, one at a time: `pns::ProofTable`).
 pub const BASE_OVERHEAD_BYTES: u64 = 16 << 20;
 /// Resident memory per search thread: touched stack, board copy, move lists, histories,
 /// allocator arena (included in the 3.6 MiB measured above; generous on purpose).

@@ -51,6 +51,14 @@ pub const TT_MOVE_ORDER: i32 = 1 << 24;
 /// With a node limit, each threat solver may use at most this fraction (1/n) of it, so that
 /// the tree search keeps the rest.
 pub const SOLVER_NODE_LIMIT_DIVISOR: u64 = 4;
+/// The safety check (`safety`) tests root moves from this iteration depth on…
+pub const SAFETY_MIN_DEPTH: i32 = 2;
+/// …at most this many after one iteration (the best, and the next ones while they fail)…
+pub const SAFETY_CHECKS_PER_ITERATION: usize = 3;
+/// …and at most this many in one search.
+pub const SAFETY_TOTAL_CHECKS: usize = 12;
+/// A safety test takes at most this share of a search's node limit.
+pub const SAFETY_NODE_LIMIT_DIVISOR: u64 = 10;
 /// Once an aspiration window's half-width has grown past this, the window opens fully.
 pub const ASPIRATION_MAX_DELTA: i32 = 1_000;
 /// When no generated root move is legal, the fallback list takes the legal points within
@@ -228,12 +236,11 @@ tunables! {
     root_vcf_depth: i32 = 30, 2..=60, step 2;
     /// Node budget of the root VCF solver.
     root_vcf_nodes: u64 = 200_000, 1_000..=5_000_000, step 10_000;
-    /// Longest VCT (in plies) the root solver tries.
-    root_vct_plies: u32 = 15, 3..=41, step 2;
     /// Node budget of the root VCT solver.
     root_vct_nodes: u64 = 150_000, 1_000..=5_000_000, step 10_000;
-    /// Longest VCT (in plies) the helper thread tries.
-    helper_vct_plies: u32 = 21, 3..=41, step 2;
+    /// Node budget of one safety test: the opponent's proof-number threat search after the
+    /// best root move (0: no safety check).
+    safety_check_nodes: u64 = 0, 0..=1_000_000, step 2_000;
     /// Node budget of the helper thread's VCT.
     helper_vct_nodes: u64 = 3_000_000, 10_000..=30_000_000, step 100_000;
     /// Time: with only a turn limit, the optimum is this share of the maximum.

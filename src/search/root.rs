@@ -17,11 +17,12 @@ use super::movegen;
 use super::params::*;
 use super::pvs::{RootMove, Shared, Worker};
 use super::report::{RootEvents, SearchReport, SearchResult};
+use super::safety::SafetyCheck;
 use super::score::{mate_in, Score, MATE, MATE_BOUND};
 use super::smp::{self, InFlight};
 use super::time::{IterationState, Solver};
 use super::tt::TTable;
-use super::{vcf, vct};
+use super::{pns, vcf, vct};
 
 /// Ordered legal root moves (never empty when a legal move exists).
 fn root_moves(board: &Board) -> Vec<RootMove> {
@@ -248,7 +249,7 @@ pub(crate) fn search(
         // Root VCT solver: fours and open threes.
         let mut lim = solver_budget(Solver::RootVct, root_vct_nodes());
         let found = if USE_ROOT_VCT && !stop.load(Relaxed) {
-            vct::vct_root_limited(&mut b, root_vct_plies(), &mut lim)
+            threat_win(&b, &mut lim)
         } else {
             None
         };
@@ -275,6 +276,9 @@ pub(crate) fn search(
         helper_vct_nodes().min(solver_node_share(m))
     });
     let vct_deadline = limits.time.solver_deadline(Solver::HelperVct, start);
+    // Root moves that walk into the opponent's win by threats leave the main thread's list.
+    let check_safety = !weak && !restricted && multipv == 1 && rms.len() > 1;
+    let mut safety = SafetyCheck::for_limit(max_nodes);
     std::thread::scope(|scope| {
         for id in 1..threads {
             let shared = &shared;
@@ -318,6 +322,7 @@ pub(crate) fn search(
         }
         let mut w = Worker::new(0, &shared, board);
         let mut iters = IterationState::new(rms.len());
+        let safety_deadline = limits.time.solver_deadline(Solver::SafetyCheck, start);
         for depth in 1..=max_depth {
             for pv_idx in 0..multipv {
                 let want_partial = pv_idx == 0 && multipv == 1;
@@ -352,6 +357,11 @@ pub(crate) fn search(
             for rm in rms.iter_mut() {
                 rm.prev_score = rm.score;
             }
+            if check_safety && depth >= SAFETY_MIN_DEPTH {
+                let before = safety.used;
+                safety.check_best(board, &mut rms, &shared.abort, safety_deadline);
+                shared.nodes.fetch_add(safety.used - before, Relaxed);
+            }
             completed = Some((rms.clone(), depth));
             iters.record(depth as u32, rms[0].mv, rms[0].score);
             if limits.time.should_stop(&iters, shared.elapsed_ms()) {
@@ -384,7 +394,8 @@ pub(crate) fn search(
     let mut chosen = 0;
     // The interrupted iteration already found a better move than the completed one's.
     if let Some(p) = partial {
-        if p.mv != rms[0].mv && rms[0].score < MATE_BOUND && !randomize {
+        if p.mv != rms[0].mv && rms[0].score < MATE_BOUND && !randomize && !safety.is_refuted(p.mv)
+        {
             return final_line(report, p, depth as u32 + 1, nodes, shared.elapsed_ms());
         }
     }
@@ -392,7 +403,12 @@ pub(crate) fn search(
     // main thread's answer is a proven win or several lines are wanted.
     let helper = helper_best.into_inner().unwrap_or_else(|e| e.into_inner());
     if let Some((hdepth, hrm)) = helper {
-        if hdepth > depth && !randomize && limits.multipv <= 1 && rms[0].score < MATE_BOUND {
+        if hdepth > depth
+            && !randomize
+            && limits.multipv <= 1
+            && rms[0].score < MATE_BOUND
+            && !safety.is_refuted(hrm.mv)
+        {
             return final_line(report, hrm, hdepth as u32, nodes, shared.elapsed_ms());
         }
     }
@@ -415,11 +431,12 @@ pub(crate) fn search(
     }
 }
 
-/// A win by continuous threats (fours and open threes) for the side to move within
-/// `helper_vct_plies()`, as far as `budget` allows; its first move is legal.
+/// A win by continuous threats (fours and open threes) for the side to move, as far as
+/// `budget` allows (the proof-number threat search, [`pns`]); its first move is legal.
 fn threat_win(board: &Board, budget: &mut Budget) -> Option<vct::VctWin> {
     let mut b = board.clone();
-    vct::vct_root_limited(&mut b, helper_vct_plies(), budget).filter(|w| board.is_legal(w.0))
+    let mut table = pns::ProofTable::for_budget(budget.nodes);
+    pns::prove(&mut b, &mut table, budget).filter(|w| board.is_legal(w.0))
 }
 
 /// A root solver proved a win: report it as one line and make it the result.
@@ -540,7 +557,7 @@ mod tests {
         let mut budget = Budget::limited(200_000, &stop, None);
         let (mv, plies, line) = threat_win(&b, &mut budget).expect("a VCT exists");
         assert_eq!(line.first(), Some(&mv));
-        assert!((5..=helper_vct_plies()).contains(&plies), "plies {plies}");
+        assert!(plies >= 5 && plies % 2 == 1, "plies {plies}");
         // Two threads with a turn limit: the helper's proof (or the main thread's own mate)
         // ends the search long before the limit.
         let turn = TimeControl {

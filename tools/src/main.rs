@@ -11,6 +11,7 @@ mod label;
 mod openings;
 mod positions;
 mod progress;
+mod prove;
 mod selfplay;
 mod spsa;
 mod tactics;
@@ -51,6 +52,8 @@ enum Command {
     Spsa(spsa::Args),
     /// Re-prove every win the VCT solver claims on recorded games.
     VctCheck(vct_check::Args),
+    /// Run the threat solvers on positions known to be won by threats.
+    Prove(prove::Args),
     /// Search a position and the replies to some candidate moves.
     Analyse(analyse::Args),
     /// Measure the incremental board's move/undo speed.
@@ -82,6 +85,7 @@ fn main() {
         Command::TrainOrder(a) => train_order::run(a),
         Command::Spsa(a) => spsa::run(a),
         Command::VctCheck(a) => vct_check::run(a),
+        Command::Prove(a) => prove::run(a),
         Command::Analyse(a) => analyse::run(a),
         Command::BoardSpeed(a) => board_speed::run(a),
         Command::TimeHarness(a) => timing::time_harness::run(a),

@@ -6,8 +6,9 @@
 use anyhow::{bail, Context, Result};
 use pentad::board::{Board, Pattern4};
 use pentad::core::{Color, Pos, Rule, RuleKind};
+use pentad::search::budget::Budget;
 use pentad::search::vcf;
-use pentad::search::vct;
+use pentad::search::{pns, vct};
 
 use crate::progress::Progress;
 
@@ -23,6 +24,10 @@ pub struct Args {
     /// Measure time and nodes per root VCT call with this node budget instead.
     #[arg(long)]
     pub cost_budget: Option<u64>,
+    /// The solver whose claims are checked: `vct` (depth-first, `--plies` long) or `pns`
+    /// (proof-number threat search, no length bound).
+    #[arg(long, default_value = "vct")]
+    pub solver: String,
 }
 
 /// Runs `pentad-tools vct-check`.
@@ -30,7 +35,7 @@ pub fn run(args: &Args) -> Result<()> {
     let games = recorded_games(&args.games)?;
     match args.cost_budget {
         Some(budget) => cost_per_call(&games, budget),
-        None => check_recorded_games(&games, args.plies),
+        None => check_recorded_games(&games, &args.solver, args.plies),
     }
 }
 
@@ -170,7 +175,10 @@ fn recorded_game(line: &str) -> Result<Recorded> {
 
 /// Checks every claim of the root VCT solver on the positions of `games` (where neither side
 /// has a five to play and the side to move has no VCF); fails if one is refuted.
-fn check_recorded_games(games: &[Recorded], max_plies: u32) -> Result<()> {
+fn check_recorded_games(games: &[Recorded], solver: &str, max_plies: u32) -> Result<()> {
+    if solver != "vct" && solver != "pns" {
+        bail!("unknown solver {solver} (vct, pns)");
+    }
     let progress = Progress::new(games.len() as u64, "games");
     let (mut positions, mut claims, mut proved, mut refuted, mut unknown) = (0, 0, 0, 0, 0);
     for game in games {
@@ -188,7 +196,7 @@ fn check_recorded_games(games: &[Recorded], max_plies: u32) -> Result<()> {
                 let no_vcf = vcf::vcf(&mut b, me, 30, &mut budget).is_none();
                 let mut budget = 150_000;
                 if let Some((mv, plies, line)) = no_vcf
-                    .then(|| vct::vct_root(&mut b, max_plies, &mut budget))
+                    .then(|| claim(&mut b, solver, max_plies, &mut budget))
                     .flatten()
                 {
                     claims += 1;
@@ -222,6 +230,19 @@ fn check_recorded_games(games: &[Recorded], max_plies: u32) -> Result<()> {
         bail!("{refuted} claimed VCT wins refuted");
     }
     Ok(())
+}
+
+/// The win `solver` claims for the side to move on `b` within `budget` nodes.
+fn claim(b: &mut Board, solver: &str, max_plies: u32, budget: &mut u64) -> Option<vct::VctWin> {
+    if solver == "pns" {
+        let mut table = pns::ProofTable::for_budget(*budget);
+        let mut limit = Budget::nodes(*budget);
+        let found = pns::prove(b, &mut table, &mut limit);
+        *budget = limit.nodes;
+        found
+    } else {
+        vct::vct_root(b, max_plies, budget)
+    }
 }
 
 /// What the root VCT costs per call (time and nodes) with the node budget `budget0` on the
@@ -278,16 +299,18 @@ mod tests {
         for &(rule, moves) in cases {
             let ms: Vec<&str> = moves.split_whitespace().collect();
             let mut b = board_of(rule, 15, &ms);
-            let mut budget = 100_000;
-            if let Some((mv, plies, _)) = vct::vct_root(&mut b, 9, &mut budget) {
-                claims += 1;
-                assert_ne!(
-                    verify_claim(&mut b, mv, plies),
-                    Some(false),
-                    "{moves}: false VCT claim {mv:?} in {plies}"
-                );
+            for solver in ["vct", "pns"] {
+                let mut budget = 100_000;
+                if let Some((mv, plies, _)) = claim(&mut b, solver, 9, &mut budget) {
+                    claims += 1;
+                    assert_ne!(
+                        verify_claim(&mut b, mv, plies),
+                        Some(false),
+                        "{moves}: false {solver} claim {mv:?} in {plies}"
+                    );
+                }
             }
         }
-        assert!(claims >= 1);
+        assert!(claims >= 2);
     }
 }

@@ -473,6 +473,8 @@ pub enum Solver {
     RootVct,
     /// The first helper thread's VCT, beside the main thread's tree search.
     HelperVct,
+    /// The safety check of the best root move between iterations (up to the maximum).
+    SafetyCheck,
 }
 
 impl Solver {
@@ -482,6 +484,7 @@ impl Solver {
             Solver::RootVcf => params::root_vcf_time_pct(),
             Solver::RootVct => params::root_vct_time_pct(),
             Solver::HelperVct => params::helper_vct_time_pct(),
+            Solver::SafetyCheck => 100,
         }
     }
 
@@ -490,7 +493,7 @@ impl Solver {
         match self {
             Solver::RootVcf => Some(ROOT_VCF_NODES_PER_MS),
             Solver::RootVct => Some(ROOT_VCT_NODES_PER_MS),
-            Solver::HelperVct => None,
+            Solver::HelperVct | Solver::SafetyCheck => None,
         }
     }
 }
