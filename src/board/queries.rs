@@ -82,7 +82,13 @@ impl Board {
             return Threat::Loss(2);
         }
         if opp_fives == 1 {
-            return match self.first_point_with(opp, Pattern4::Five) {
+            // The one five point is almost always on a line of the last stone: look there
+            // first (the same point either way, as there is only one).
+            let near = self
+                .last_move()
+                .and_then(|m| self.five_point_near(m, opp))
+                .filter(|&q| self.pattern4(q, opp) == Pattern4::Five);
+            return match near.or_else(|| self.first_point_with(opp, Pattern4::Five)) {
                 Some(q) if self.can_play(q, me) => Threat::Block(q),
                 Some(_) => Threat::Loss(2),
                 None => Threat::None,

@@ -10,10 +10,12 @@
 //! switches and the table of tunables), `budget` (the threat solvers' node budget),
 //! `history` (killers, counter moves, history), `tt` (lock-free table), `memory` (its size under `max_memory`),
 //! `time` (the time manager, the one owner of time decisions), `movegen` (the board's generator chosen by the threat, moves scored for
-//! ordering), `vcf` / `vct` (threat-space solvers), `pvs` (one thread's PVS with TT,
-//! razoring, futility, late-move pruning/reductions, VCF leaves), `root` (root VCF/VCT
-//! solvers, iterative deepening with aspiration windows, multi-PV, Lazy SMP threads and the
-//! helper thread's VCT, strength and randomized choice), `bench` (deterministic bench).
+//! ordering), `vcf` / `vct` / `pns` (threat-space solvers: fours; fours and threes depth
+//! first; fours and threes by proof numbers), `safety` (the best root move tested against the
+//! opponent's proof), `pvs` (one thread's PVS with TT, razoring, futility, late-move
+//! pruning/reductions, VCF leaves), `root` (root VCF and threat solvers, iterative deepening
+//! with aspiration windows, multi-PV, Lazy SMP threads and the helper thread's threat proof,
+//! strength and randomized choice), `bench` (deterministic bench).
 
 use std::sync::atomic::AtomicBool;
 

@@ -90,13 +90,10 @@ pub const USE_LMR: bool = true;
 pub const USE_FUTILITY: bool = true;
 /// VCF quiescence at the leaves.
 pub const USE_LEAF_VCF: bool = true;
-/// The root VCT solver on the main thread. Off: it is sound, but its time costs more than
-/// its finds, which the tree search with VCF leaves mostly makes anyway.
-pub const USE_ROOT_VCT: bool = false;
 /// With several threads, defer moves another thread is searching (see `smp`).
 pub const USE_ABDADA: bool = true;
 /// With several threads, the first helper runs the root VCT solver before joining the tree
-/// search (free for the main thread, unlike `USE_ROOT_VCT`).
+/// search (free for the main thread, unlike the root solver: `root_vct_nodes`).
 pub const USE_HELPER_VCT: bool = true;
 /// Counter-move ordering bonus.
 pub const USE_COUNTER_MOVE: bool = true;
@@ -236,8 +233,10 @@ tunables! {
     root_vcf_depth: i32 = 30, 2..=60, step 2;
     /// Node budget of the root VCF solver.
     root_vcf_nodes: u64 = 200_000, 1_000..=5_000_000, step 10_000;
-    /// Node budget of the root VCT solver.
-    root_vct_nodes: u64 = 150_000, 1_000..=5_000_000, step 10_000;
+    /// Node budget of the root VCT solver, the proof-number threat search on the main
+    /// thread before the tree search (0: off; the depth-first solver it replaced cost more
+    /// time than its finds were worth).
+    root_vct_nodes: u64 = 0, 0..=5_000_000, step 10_000;
     /// Node budget of one safety test: the opponent's proof-number threat search after the
     /// best root move (0: no safety check).
     safety_check_nodes: u64 = 0, 0..=1_000_000, step 2_000;

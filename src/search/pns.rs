@@ -265,11 +265,6 @@ impl Prover<'_, '_> {
             self.board.undo();
             children[best].phi = p;
             children[best].delta = d;
-            for ch in children.iter_mut() {
-                if let Some((p, d)) = self.table.get(ch.key) {
-                    (ch.phi, ch.delta) = (p, d);
-                }
-            }
         }
     }
 

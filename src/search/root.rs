@@ -248,7 +248,7 @@ pub(crate) fn search(
         shared.nodes.fetch_add(vcf_used, Relaxed);
         // Root VCT solver: fours and open threes.
         let mut lim = solver_budget(Solver::RootVct, root_vct_nodes());
-        let found = if USE_ROOT_VCT && !stop.load(Relaxed) {
+        let found = if root_vct_nodes() > 0 && !stop.load(Relaxed) {
             threat_win(&b, &mut lim)
         } else {
             None

@@ -148,7 +148,10 @@ mod tests {
         check.check_best(&b, &mut rms, &stop, None);
         assert!(check.is_refuted(Pos::from_human("c3").unwrap()));
         assert_eq!(rms[0].mv, Pos::from_human("k8").unwrap());
-        assert_eq!(rms[0].score, 50, "the next move inherits the dropped move's score");
+        assert_eq!(
+            rms[0].score, 50,
+            "the next move inherits the dropped move's score"
+        );
         assert_eq!(rms.len(), 2);
         assert!(check.used > 0);
         // k8 passed: it is not tested again.
