@@ -56,14 +56,25 @@ impl History {
         best: Pos,
         tried: &[Pos],
     ) {
-        if !prev.is_none() {
-            self.counter[c.index()][prev.index()] = best;
-        }
+        self.set_counter(c, prev, best);
         let k = &mut self.killers[ply];
         if k[0] != best {
             k[1] = k[0];
             k[0] = best;
         }
+        self.update_scores(c, depth, best, tried);
+    }
+
+    /// Records `best` as the move of `c` that refuted the opponent's `prev` (if any).
+    pub fn set_counter(&mut self, c: Color, prev: Pos, best: Pos) {
+        if !prev.is_none() {
+            self.counter[c.index()][prev.index()] = best;
+        }
+    }
+
+    /// Records a beta cutoff by `best` in the history scores only (no killer or counter move),
+    /// after trying the moves in `tried` first: for nodes whose moves are not quiet choices.
+    pub fn update_scores(&mut self, c: Color, depth: i32, best: Pos, tried: &[Pos]) {
         let bonus = (depth * depth).min(history_bonus_max());
         let h = &mut self.hist[c.index()];
         let mut add = |p: Pos, b: i32| {
@@ -96,5 +107,18 @@ mod tests {
         assert_eq!(h.counter(Color::Black, Pos::NONE), Pos::NONE);
         assert!(h.score(Color::Black, a) > 0);
         assert_eq!(h.score(Color::White, a), 0);
+    }
+
+    #[test]
+    fn score_only_update_leaves_killers_and_counters_alone() {
+        let mut h = History::default();
+        let (a, b) = (Pos::new(1, 1), Pos::new(2, 2));
+        h.update_scores(Color::White, 5, a, &[b, a]);
+        assert!(h.score(Color::White, a) > 0);
+        assert!(h.score(Color::White, b) < 0);
+        assert_eq!(h.killers(0), [Pos::NONE; 2]);
+        assert_eq!(h.counter(Color::White, b), Pos::NONE);
+        h.set_counter(Color::White, b, a);
+        assert_eq!(h.counter(Color::White, b), a);
     }
 }

@@ -9,7 +9,9 @@ use crate::board::{Board, GenKind, Pattern4, Threat};
 use crate::core::{Color, Pos};
 use crate::eval::weights::{ORDER_ATTACK, ORDER_DEFEND, ORDER_LINE_ME, ORDER_LINE_OPP};
 
-use super::params::{four_forcing, DEFENCE_ORDER, FORCING_ORDER, USE_LINE_ORDER};
+use super::params::{
+    defend_four_order, four_forcing, DEFENCE_ORDER, FORCING_ORDER, USE_LINE_ORDER,
+};
 
 /// Ordering value of `p` for the mover `me`, whose class there is `a`.
 #[inline]
@@ -42,8 +44,12 @@ pub(crate) fn generate(board: &mut Board, threat: Threat, out: &mut Vec<(Pos, i3
         Threat::Block(q) => out.push((q, FORCING_ORDER)),
         Threat::Defend => board.generate(me, GenKind::Defences, |b, p, a| {
             // Own fours already carry the forcing mark; a pure defence gets its own bonus.
+            // With `defend_four_order` 0 a plain four (no three with it) is ranked among the
+            // defences by its pattern value instead of before them.
             let bonus = if a < Pattern4::Block4 {
                 DEFENCE_ORDER
+            } else if a < Pattern4::Block4Flex3 && defend_four_order() == 0 {
+                DEFENCE_ORDER - FORCING_ORDER
             } else {
                 0
             };

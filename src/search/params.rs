@@ -174,6 +174,15 @@ tunables! {
     iir_min_depth: i32 = 0, 0..=12, step 1;
     /// Plies added to a node that must answer the opponent's open three (0: none).
     defend_extension: i32 = 1, 0..=1, step 1;
+    /// The defend extension only from this remaining depth (1: an open three met at the
+    /// horizon is a leaf, not a node of its own).
+    defend_ext_min_depth: i32 = 0, 0..=4, step 1;
+    /// 1: at a node answering an open three, the mover's plain fours are tried before the
+    /// defences; 0: ranked among them by pattern value.
+    defend_four_order: i32 = 1, 0..=1, step 1;
+    /// 1: a cutoff at a node answering an open three also updates the history scores; 2:
+    /// and the counter move.
+    defend_history: i32 = 1, 0..=2, step 1;
     /// Plies added to the forced block of the opponent's four (0: the block costs a ply).
     block_extension: i32 = 1, 0..=2, step 1;
     /// A plain four (one that makes no open three) is a forcing move: ordered first, never

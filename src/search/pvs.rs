@@ -286,7 +286,9 @@ impl<'a> Worker<'a> {
             Threat::Block(_) if extend => depth = (depth + block_extension()).max(1),
             Threat::Block(_) => depth = depth.max(1),
             // An open three to answer: the few replies may be searched a ply deeper.
-            Threat::Defend if extend => depth += defend_extension(),
+            Threat::Defend if extend && depth >= defend_ext_min_depth() => {
+                depth += defend_extension()
+            }
             _ => {}
         }
         if ply >= MAX_SEARCH_PLY {
@@ -548,6 +550,11 @@ impl<'a> Worker<'a> {
                         if quiet_node {
                             self.hist
                                 .update(me, ply, depth, prev, mv, &tried[..n_tried]);
+                        } else if defend_history() > 0 && matches!(threat, Threat::Defend) {
+                            self.hist.update_scores(me, depth, mv, &tried[..n_tried]);
+                            if defend_history() > 1 {
+                                self.hist.set_counter(me, prev, mv);
+                            }
                         }
                         break;
                     }
