@@ -183,6 +183,9 @@ tunables! {
     /// 1: a cutoff at a node answering an open three also updates the history scores; 2:
     /// and the counter move.
     defend_history: i32 = 1, 0..=2, step 1;
+    /// 1: a transposition-table cutoff at or above beta rewards the table's move in the
+    /// move-ordering memory as a searched cutoff would.
+    tt_cut_history: i32 = 0, 0..=1, step 1;
     /// Plies added to the forced block of the opponent's four (0: the block costs a ply).
     block_extension: i32 = 1, 0..=2, step 1;
     /// A plain four (one that makes no open three) is a forcing move: ordered first, never

@@ -315,6 +315,9 @@ impl<'a> Worker<'a> {
                     Bound::None => false,
                 }
             {
+                if tt_cut_history() > 0 && v >= beta && !tt_move.is_none() {
+                    self.reward_tt_cut(threat, ply, depth, tt_move);
+                }
                 return v;
             }
         }
@@ -584,6 +587,23 @@ impl<'a> Worker<'a> {
             );
         }
         best
+    }
+
+    /// A table cutoff at or above beta by `tt_move` counts for the move-ordering memory like
+    /// a searched cutoff (quiet nodes: history, killer and counter; nodes answering an open
+    /// three: the history scores, as `defend_history` does).
+    fn reward_tt_cut(&mut self, threat: Threat, ply: usize, depth: i32, tt_move: Pos) {
+        let me = self.board.side_to_move();
+        match threat {
+            Threat::None => {
+                let prev = self.board.last_move().unwrap_or(Pos::NONE);
+                self.hist.update(me, ply, depth, prev, tt_move, &[]);
+            }
+            Threat::Defend if defend_history() > 0 => {
+                self.hist.update_scores(me, depth, tt_move, &[]);
+            }
+            _ => {}
+        }
     }
 
     /// True when neither side has any shape at the empty point `mv`.
