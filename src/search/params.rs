@@ -186,6 +186,29 @@ tunables! {
     /// 1: a transposition-table cutoff at or above beta rewards the table's move in the
     /// move-ordering memory as a searched cutoff would.
     tt_cut_history: i32 = 0, 0..=1, step 1;
+    /// 1: moves making an open three or better keep their own history table (updated at
+    /// quiet nodes and at nodes answering an open three, read by ordering with
+    /// `attack_order_divisor`); 0: one table for all moves.
+    attack_history: i32 = 0, 0..=1, step 1;
+    /// An attacking move's attack-history score is divided by this before it joins its
+    /// ordering score.
+    attack_order_divisor: i32 = 32, 4..=1024, step 8;
+    /// 1: late-move reductions also at nodes answering an open three (the defences after the
+    /// first few; the mover's fours are never reduced); 0: quiet nodes only.
+    defend_lmr: i32 = 0, 0..=1, step 1;
+    /// 1: a quiet node's killer moves may be attacking moves (an open three or better); 0:
+    /// only moves below that become killers.
+    attack_killers: i32 = 1, 0..=1, step 1;
+    /// 1: a continuation history (scores of replies to the opponent's previous move) is
+    /// kept where the history scores are and read by ordering with `cont_order_divisor`.
+    cont_history: i32 = 0, 0..=1, step 1;
+    /// A move's continuation-history score is divided by this before it joins its ordering
+    /// score.
+    cont_order_divisor: i32 = 64, 4..=1024, step 8;
+    /// Non-zero: at quiet nodes a killer move that is not forcing is ordered as a forcing
+    /// move of this rank (above plain fours, below fours that make an open three), so it is
+    /// tried before the plain fours; 0: killers come after every forcing move.
+    killer_four_rank: i32 = 0, 0..=1500, step 50;
     /// Plies added to the forced block of the opponent's four (0: the block costs a ply).
     block_extension: i32 = 1, 0..=2, step 1;
     /// A plain four (one that makes no open three) is a forcing move: ordered first, never

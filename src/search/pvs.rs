@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 use crate::board::{Board, Pattern4, Threat, UNDEFENDED_THREAT_LOSS_PLIES};
-use crate::core::Pos;
+use crate::core::{Color, Pos};
 use crate::eval;
 
 use super::history::History;
@@ -406,12 +406,17 @@ impl<'a> Worker<'a> {
                 m.1 += TT_MOVE_ORDER;
             } else if m.0 == killers[0] {
                 m.1 += killer_bonus();
+                m.1 = killer_over_fours(m.1, threat, 1);
             } else if m.0 == killers[1] {
                 m.1 += second_killer_bonus();
+                m.1 = killer_over_fours(m.1, threat, 0);
             } else if m.0 == counter {
                 m.1 += counter_move_bonus();
             }
-            m.1 += self.hist.score(me, m.0) / history_order_divisor();
+            m.1 += self.history_order(me, m.0);
+            if cont_history() > 0 {
+                m.1 += self.hist.cont_score(me, prev, m.0) / cont_order_divisor();
+            }
         }
 
         let mcp_limit = move_count_limit(depth, improving);
@@ -501,7 +506,7 @@ impl<'a> Worker<'a> {
                     && depth >= lmr_min_depth()
                     && i >= lmr_min_moves()
                     && !forcing
-                    && quiet_node
+                    && (quiet_node || (defend_lmr() > 0 && matches!(threat, Threat::Defend)))
                 {
                     r = self.reductions.get(depth, i);
                     if pv_node {
@@ -550,15 +555,7 @@ impl<'a> Worker<'a> {
                         self.update_pv(ply, mv);
                     }
                     if score >= beta {
-                        if quiet_node {
-                            self.hist
-                                .update(me, ply, depth, prev, mv, &tried[..n_tried]);
-                        } else if defend_history() > 0 && matches!(threat, Threat::Defend) {
-                            self.hist.update_scores(me, depth, mv, &tried[..n_tried]);
-                            if defend_history() > 1 {
-                                self.hist.set_counter(me, prev, mv);
-                            }
-                        }
+                        self.record_cutoff(threat, ply, depth, mv, &tried[..n_tried]);
                         break;
                     }
                 }
@@ -587,6 +584,46 @@ impl<'a> Worker<'a> {
             );
         }
         best
+    }
+
+    /// The history part of `mv`'s ordering score for the mover `me`.
+    #[inline]
+    fn history_order(&self, me: Color, mv: Pos) -> i32 {
+        if attack_history() > 0 && self.board.pattern4(mv, me) >= Pattern4::Flex3 {
+            self.hist.attack_score(me, mv) / attack_order_divisor()
+        } else {
+            self.hist.score(me, mv) / history_order_divisor()
+        }
+    }
+
+    /// Teaches the move-ordering memory a searched beta cutoff by `best` after `tried`: at
+    /// quiet nodes the killer, the counter move and the history scores; at nodes answering
+    /// an open three the history scores (`defend_history`); elsewhere nothing.
+    fn record_cutoff(&mut self, threat: Threat, ply: usize, depth: i32, best: Pos, tried: &[Pos]) {
+        let me = self.board.side_to_move();
+        let prev = self.board.last_move().unwrap_or(Pos::NONE);
+        let quiet_node = matches!(threat, Threat::None);
+        let defend_node = defend_history() > 0 && matches!(threat, Threat::Defend);
+        if !quiet_node && !defend_node {
+            return;
+        }
+        if quiet_node && (attack_killers() > 0 || self.board.pattern4(best, me) < Pattern4::Flex3) {
+            self.hist.update_killer(ply, best);
+        }
+        if quiet_node || defend_history() > 1 {
+            self.hist.set_counter(me, prev, best);
+        }
+        if cont_history() > 0 {
+            self.hist.update_cont(me, prev, depth, best, tried);
+        }
+        if attack_history() > 0 {
+            let board = &self.board;
+            let attack = |p: Pos| board.pattern4(p, me) >= Pattern4::Flex3;
+            self.hist
+                .update_split_scores(me, depth, best, tried, attack);
+        } else {
+            self.hist.update_scores(me, depth, best, tried);
+        }
     }
 
     /// A table cutoff at or above beta by `tt_move` counts for the move-ordering memory like
@@ -720,4 +757,15 @@ fn pick_next(moves: &mut [(Pos, i32)], i: usize) -> (Pos, i32) {
     }
     moves.swap(i, best);
     moves[i]
+}
+
+/// A killer's ordering score `order` lifted above the plain fours at quiet nodes when
+/// `killer_four_rank` says so (`first` is 1 for the first killer, which stays ahead).
+#[inline]
+fn killer_over_fours(order: i32, threat: Threat, first: i32) -> i32 {
+    if killer_four_rank() > 0 && order < FORCING_ORDER && matches!(threat, Threat::None) {
+        FORCING_ORDER + killer_four_rank() + first
+    } else {
+        order
+    }
 }
