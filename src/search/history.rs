@@ -32,6 +32,20 @@ impl Default for History {
 }
 
 impl History {
+    /// This memory, prepared for the next search (which `self` is left empty for): killers
+    /// cleared (their plies no longer match), every score halved, counter moves kept.
+    pub fn take_aged(&mut self) -> History {
+        let mut h = std::mem::take(self);
+        h.killers.fill([Pos::NONE; 2]);
+        for v in h.hist.iter_mut().chain(h.attack.iter_mut()).flatten() {
+            *v /= 2;
+        }
+        for v in h.cont.iter_mut() {
+            *v /= 2;
+        }
+        h
+    }
+
     /// The two killer moves at `ply`.
     #[inline]
     pub fn killers(&self, ply: usize) -> [Pos; 2] {
@@ -267,5 +281,23 @@ mod tests {
         assert_eq!(h.cont_score(Color::White, prev, near), 0);
         assert_eq!(h.cont_score(Color::Black, Pos::new(7, 8), near), 0);
         assert_eq!(h.cont_score(Color::Black, Pos::NONE, near), 0);
+    }
+
+    #[test]
+    fn aged_memory_keeps_halved_scores_and_counters_but_no_killers() {
+        let mut h = History::default();
+        let (a, prev) = (Pos::new(4, 4), Pos::new(5, 5));
+        h.update(Color::Black, 2, 8, prev, a, &[]);
+        h.update_cont(Color::Black, prev, 8, a, &[]);
+        let (s, c) = (
+            h.score(Color::Black, a),
+            h.cont_score(Color::Black, prev, a),
+        );
+        let aged = h.take_aged();
+        assert_eq!(aged.score(Color::Black, a), s / 2);
+        assert_eq!(aged.cont_score(Color::Black, prev, a), c / 2);
+        assert_eq!(aged.counter(Color::Black, prev), a);
+        assert_eq!(aged.killers(2), [Pos::NONE; 2]);
+        assert_eq!(h.score(Color::Black, a), 0);
     }
 }

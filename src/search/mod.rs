@@ -62,6 +62,9 @@ pub const SCRATCH_HASH_BYTES: usize = 4 << 20;
 pub struct Searcher {
     tt: tt::TTable,
     scratch: Option<tt::TTable>,
+    /// The main thread's move-ordering memory, carried to the next search when
+    /// `keep_history` is on (emptied with the table).
+    history: history::History,
 }
 
 impl Searcher {
@@ -70,6 +73,7 @@ impl Searcher {
         Searcher {
             tt: tt::TTable::new(hash_bytes),
             scratch: None,
+            history: history::History::default(),
         }
     }
 
@@ -86,6 +90,7 @@ impl Searcher {
     /// Empties the transposition table.
     pub fn clear_hash(&mut self) {
         self.tt.clear();
+        self.history = history::History::default();
     }
 
     /// Waits until every page of the table is resident (see `tt::prefault`); for benchmarks.
@@ -119,7 +124,8 @@ impl Searcher {
     ) -> SearchResult {
         let mut board = board.clone();
         crate::eval::prepare(&mut board);
-        root::search(&self.tt, &board, limits, stop, report, events)
+        let kept = (params::keep_history() > 0).then_some(&mut self.history);
+        root::search(&self.tt, kept, &board, limits, stop, report, events)
     }
 
     /// Writes the transposition table to `w` (see [`tt::TTable::dump`]).
@@ -157,7 +163,7 @@ impl Searcher {
                 .scratch
                 .insert(tt::TTable::with_cheap_clear(SCRATCH_HASH_BYTES)),
         };
-        root::search(tt, board, limits, stop, &mut |_| {}, &no_root_events)
+        root::search(tt, None, board, limits, stop, &mut |_| {}, &no_root_events)
     }
 
     /// Frees the table of [`Searcher::search_from_scratch`].

@@ -209,6 +209,10 @@ tunables! {
     /// move of this rank (above plain fours, below fours that make an open three), so it is
     /// tried before the plain fours; 0: killers come after every forcing move.
     killer_four_rank: i32 = 0, 0..=1500, step 50;
+    /// 1: the main thread's history, continuation history and counter moves carry over to
+    /// the next search, their scores halved (killers are cleared); 0: every search starts
+    /// with empty tables.
+    keep_history: i32 = 0, 0..=1, step 1;
     /// Plies added to the forced block of the opponent's four (0: the block costs a ply).
     block_extension: i32 = 1, 0..=2, step 1;
     /// A plain four (one that makes no open three) is a forcing move: ordered first, never

@@ -11,6 +11,7 @@ use crate::board::Board;
 use crate::core::Pos;
 
 use super::budget::Budget;
+use super::history::History;
 use super::limits::Exclusions;
 use super::limits::{SearchLimits, FULL_STRENGTH};
 use super::movegen;
@@ -164,6 +165,7 @@ fn partial_best(searched: &[RootMove], alpha: Score) -> Option<RootMove> {
 /// Runs one search; see [`super::Searcher::search`].
 pub(crate) fn search(
     tt: &TTable,
+    kept_history: Option<&mut History>,
     board: &Board,
     limits: &SearchLimits,
     stop: &AtomicBool,
@@ -321,6 +323,10 @@ pub(crate) fn search(
             });
         }
         let mut w = Worker::new(0, &shared, board);
+        let mut kept_history = kept_history;
+        if let Some(h) = kept_history.as_deref_mut() {
+            w.hist = h.take_aged();
+        }
         let mut iters = IterationState::new(rms.len());
         let safety_deadline = limits.time.solver_deadline(Solver::SafetyCheck, start);
         for depth in 1..=max_depth {
@@ -370,6 +376,9 @@ pub(crate) fn search(
         }
         shared.abort.store(true, Relaxed);
         w.flush_nodes();
+        if let Some(h) = kept_history {
+            *h = std::mem::take(&mut w.hist);
+        }
     });
 
     let nodes = shared.nodes.load(Relaxed);
