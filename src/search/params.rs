@@ -213,6 +213,10 @@ tunables! {
     /// the next search, their scores halved (killers are cleared); 0: every search starts
     /// with empty tables.
     keep_history: i32 = 0, 0..=1, step 1;
+    /// 1: at quiet nodes a late plain four (a four that makes no open three and blocks no
+    /// big threat) may get a late-move reduction like a quiet move (it is still ordered first
+    /// and never pruned); 0: fours are never reduced.
+    reduce_plain_fours: i32 = 0, 0..=1, step 1;
     /// Plies added to the forced block of the opponent's four (0: the block costs a ply).
     block_extension: i32 = 1, 0..=2, step 1;
     /// A plain four (one that makes no open three) is a forcing move: ordered first, never

@@ -483,6 +483,7 @@ impl<'a> Worker<'a> {
             }
             let threatening =
                 continued_attack_reduction() > 0 && self.board.pattern4(mv, me) >= Pattern4::Flex3;
+            let plain_four = reduce_plain_fours() > 0 && quiet_node && self.is_plain_four(mv);
             self.threatening[ply] = threatening;
             self.board.make_move(mv);
             let child = self.board.hash();
@@ -505,7 +506,7 @@ impl<'a> Worker<'a> {
                 if USE_LMR
                     && depth >= lmr_min_depth()
                     && i >= lmr_min_moves()
-                    && !forcing
+                    && (!forcing || plain_four)
                     && (quiet_node || (defend_lmr() > 0 && matches!(threat, Threat::Defend)))
                 {
                     r = self.reductions.get(depth, i);
@@ -641,6 +642,16 @@ impl<'a> Worker<'a> {
             }
             _ => {}
         }
+    }
+
+    /// True when `mv` makes a four of the mover's without an open three and blocks nothing
+    /// bigger than a three of the opponent's.
+    fn is_plain_four(&self, mv: Pos) -> bool {
+        let me = self.board.side_to_move();
+        matches!(
+            self.board.pattern4(mv, me),
+            Pattern4::Block4 | Pattern4::Block4Plus
+        ) && self.board.pattern4(mv, me.opp()) < Pattern4::Block4Flex3
     }
 
     /// True when neither side has any shape at the empty point `mv`.
