@@ -87,8 +87,7 @@ impl History {
         let table = &mut self.cont;
         let mut add = |p: Pos, b: i32| {
             if let Some(i) = cont_index(c, prev, p) {
-                let v = &mut table[i];
-                *v += b - *v * b.abs() / history_max();
+                nudge(&mut table[i], b);
             }
         };
         add(best, bonus);
@@ -199,14 +198,17 @@ fn cont_index(c: Color, prev: Pos, p: Pos) -> Option<usize> {
     Some((c.index() * Pos::COUNT + prev.index()) * CONT_CELLS + dy * side + dx)
 }
 
+/// Adds `bonus` to a history entry, the change shrinking as the entry nears `history_max`.
+#[inline]
+fn nudge(v: &mut i32, bonus: i32) {
+    *v += bonus - *v * bonus.abs() / history_max();
+}
+
 /// Moves one history table towards a cutoff at `depth`: `best` (if any) up, `tried` down,
 /// each change shrinking as the entry nears `history_max`.
 fn bump_table(table: &mut [i32; Pos::COUNT], depth: i32, best: Option<Pos>, tried: &[Pos]) {
     let bonus = (depth * depth).min(history_bonus_max());
-    let mut add = |p: Pos, b: i32| {
-        let v = &mut table[p.index()];
-        *v += b - *v * b.abs() / history_max();
-    };
+    let mut add = |p: Pos, b: i32| nudge(&mut table[p.index()], b);
     if let Some(b) = best {
         add(b, bonus);
     }
