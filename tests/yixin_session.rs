@@ -13,23 +13,10 @@ use std::time::Duration;
 
 use pentad::core::{Pos, Rule};
 use pentad::database::{DbPosition, Store};
+use pentad::protocol::PV_INFO_KEYS;
 
 /// How long the person let the engine think before pressing Stop.
 const THINK_MS: u64 = 700;
-/// The INFO keys a PV block has, in order (after `INFO PV n`).
-const PV_KEYS: [&str; 11] = [
-    "NUMPV",
-    "DEPTH",
-    "SELDEPTH",
-    "NODES",
-    "TOTALNODES",
-    "TOTALTIME",
-    "SPEED",
-    "EVAL",
-    "WINRATE",
-    "BESTLINE",
-    "PV",
-];
 /// The move both sessions block (`block g7` in the GUI) before the engine's second search.
 const BLOCKED: &str = "8,6";
 
@@ -95,17 +82,17 @@ fn check_answers(out: &[String]) -> (Vec<String>, Vec<String>) {
         let l = &out[i];
         if let Some(idx) = l.strip_prefix("INFO PV ") {
             assert!(idx.parse::<usize>().is_ok(), "{l}");
-            for (k, key) in PV_KEYS.iter().enumerate() {
+            for (k, key) in PV_INFO_KEYS.iter().enumerate() {
                 let got = &out[i + 1 + k];
                 assert!(
                     got.starts_with(&format!("INFO {key} ")),
                     "{got} (want {key})"
                 );
             }
-            assert_eq!(out[i + PV_KEYS.len()], "INFO PV DONE");
+            assert_eq!(out[i + PV_INFO_KEYS.len() + 1], "INFO PV DONE");
             let line = out[i + 10].trim_start_matches("INFO BESTLINE ");
             assert!(line.split(' ').all(on_board), "{line}");
-            i += PV_KEYS.len() + 1;
+            i += PV_INFO_KEYS.len() + 2;
             continue;
         }
         if let Some(rest) = l.strip_prefix("MESSAGE REALTIME ") {

@@ -5,7 +5,7 @@
 
 use pentad::board::{debug, Board};
 use pentad::core::{Color, Pos, Rule};
-use pentad::protocol::{command_word, line_text, Command, SyncSession};
+use pentad::protocol::{command_word, line_text, Command, SyncSession, PV_INFO_KEYS};
 
 /// Lines of a session input: at most this many are fed (keeps every input short in time).
 const MAX_SESSION_LINES: usize = 64;
@@ -105,22 +105,9 @@ fn is_protocol_line(line: &str) -> bool {
 /// A line of the `INFO PV` block that `INFO show_detail` asks for (Yixin-Board's live
 /// analysis: `protocol::live::pv_info_lines`).
 fn is_live_info_line(line: &str) -> bool {
-    const KEYS: [&str; 11] = [
-        "PV",
-        "NUMPV",
-        "DEPTH",
-        "SELDEPTH",
-        "NODES",
-        "TOTALNODES",
-        "TOTALTIME",
-        "SPEED",
-        "EVAL",
-        "WINRATE",
-        "BESTLINE",
-    ];
     line.strip_prefix("INFO ")
         .and_then(|rest| rest.split(' ').next())
-        .is_some_and(|key| KEYS.contains(&key))
+        .is_some_and(|key| key == "PV" || PV_INFO_KEYS.contains(&key))
 }
 
 /// (b) The whole session state machine fed an arbitrary byte stream, one line per `\n`

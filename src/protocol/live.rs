@@ -64,24 +64,46 @@ pub fn iteration_lines(r: &SearchReport) -> Vec<String> {
     ]
 }
 
+/// The keys of an `INFO PV` block's lines, in order, between its `INFO PV <n>` and
+/// `INFO PV DONE` lines.
+pub const PV_INFO_KEYS: [&str; 10] = [
+    "NUMPV",
+    "DEPTH",
+    "SELDEPTH",
+    "NODES",
+    "TOTALNODES",
+    "TOTALTIME",
+    "SPEED",
+    "EVAL",
+    "WINRATE",
+    "BESTLINE",
+];
+
 /// The `INFO PV` block of one line (`PV` is 0-based, `NUMPV` the lines of the set).
 pub fn pv_info_lines(r: &SearchReport, numpv: usize) -> Vec<String> {
     let speed = r.nodes * 1000 / r.elapsed_ms.max(1);
     let line: Vec<String> = r.pv.iter().map(|p| p.to_string()).collect();
-    vec![
-        format!("INFO PV {}", r.multipv.saturating_sub(1)),
-        format!("INFO NUMPV {numpv}"),
-        format!("INFO DEPTH {}", r.depth),
-        format!("INFO SELDEPTH {}", r.seldepth),
-        format!("INFO NODES {}", r.nodes),
-        format!("INFO TOTALNODES {}", r.nodes),
-        format!("INFO TOTALTIME {}", r.elapsed_ms),
-        format!("INFO SPEED {speed}"),
-        format!("INFO EVAL {}", format_score(r.score)),
-        format!("INFO WINRATE {:.4}", win_rate(r.score)),
-        format!("INFO BESTLINE {}", line.join(" ")),
-        "INFO PV DONE".into(),
-    ]
+    let values: [String; PV_INFO_KEYS.len()] = [
+        numpv.to_string(),
+        r.depth.to_string(),
+        r.seldepth.to_string(),
+        r.nodes.to_string(),
+        r.nodes.to_string(),
+        r.elapsed_ms.to_string(),
+        speed.to_string(),
+        format_score(r.score),
+        format!("{:.4}", win_rate(r.score)),
+        line.join(" "),
+    ];
+    let mut out = vec![format!("INFO PV {}", r.multipv.saturating_sub(1))];
+    out.extend(
+        PV_INFO_KEYS
+            .iter()
+            .zip(values)
+            .map(|(key, value)| format!("INFO {key} {value}")),
+    );
+    out.push("INFO PV DONE".into());
+    out
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ pub use command::{
 };
 pub use dbcommand::{DbCommand, DeleteFilter, PathCommand, PositionCommand, Select};
 pub use format::{about_line, forbid_line, format_nodes, report_line, swap2_line};
+pub use live::PV_INFO_KEYS;
 pub use session::Session;
 
 use std::io::{BufRead, Write};
