@@ -35,8 +35,17 @@ fn parser_corpus() {
     replay("regressions", "parser", targets::parser);
 }
 
+/// Moves this test process into a scratch folder of its own: session inputs may open the
+/// default database file (`INFO usedatabase 1`), which must not land in the source tree.
+fn enter_scratch_dir() {
+    let dir = std::env::temp_dir().join(format!("pentad-fuzz-corpus-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    std::env::set_current_dir(&dir).expect("scratch folder is enterable");
+}
+
 #[test]
 fn session_corpus() {
+    enter_scratch_dir();
     assert!(
         replay("corpus", "session", targets::session) > 0,
         "empty corpus"

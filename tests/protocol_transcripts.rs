@@ -163,7 +163,10 @@ struct Engine {
 
 impl Engine {
     fn spawn() -> Result<Engine, String> {
+        // The run's scratch folder as working folder: a transcript may open the default
+        // database file, which must not land in the source tree.
         let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-pentad"))
+            .current_dir(transcript_tmp())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -272,7 +275,8 @@ impl Drop for Engine {
 
 // ---------------------------------------------------------------- transcripts
 
-/// A directory of this test run for the files transcripts make (`$tmp` in sent lines).
+/// A directory of this test run for the files transcripts make (`$tmp` in sent lines), and
+/// the engine's working folder. `$root` in sent lines is the crate's folder.
 fn transcript_tmp() -> &'static str {
     static DIR: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     DIR.get_or_init(|| {
@@ -284,7 +288,9 @@ fn transcript_tmp() -> &'static str {
 }
 
 fn unescape(s: &str, last_move: Option<&str>) -> Result<Vec<u8>, String> {
-    let s = s.replace("$tmp", transcript_tmp());
+    let s = s
+        .replace("$tmp", transcript_tmp())
+        .replace("$root", env!("CARGO_MANIFEST_DIR"));
     let s = match last_move {
         Some(m) => s.replace("$m", m),
         None if s.contains("$m") => return Err("$m used before any {move} was matched".into()),
