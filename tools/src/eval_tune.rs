@@ -1,39 +1,59 @@
 //! `pentad-tools eval-tune`: fits the evaluation weights of `src/eval/weights.rs` to game
 //! results (the Texel method): the quiet positions of recorded games, each labelled with the
-//! final result for the side to move, and the weights that minimise the squared error of
-//! `sigmoid(eval / scale)`.
+//! final result for the side to move (blended with the search score where the record has
+//! one), and the weights that minimise the squared error of `sigmoid(eval / scale)`.
 //!
-//! It reads pentad-arena JSON records, fits the renju set and the set of the other rules
-//! separately and prints them, to be copied into `weights.rs` by hand and kept only if
-//! self-play shows a gain. A unit test checks the feature extraction against `evaluate`.
+//! It reads pentad-arena JSON records and `pentad-tools selfplay` games files (positions the
+//! search had already solved are left out), fits the renju set and the set of the other
+//! rules separately and prints them, to be copied into `weights.rs` by hand and kept only if
+//! self-play shows a gain. Before fitting it prints a calibration table: how often the side
+//! to move won, by its evaluation and its colour. A unit test checks the feature extraction
+//! against `evaluate`.
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use pentad::board::{Board, Pattern, Pattern4};
-use pentad::core::{Pos, Rule, RuleKind};
+use pentad::core::{Color, Pos, Rule, RuleKind};
 use pentad::eval::weights;
 
+use crate::games_file;
+use crate::positions::rule_of;
 use crate::progress::Progress;
 
 /// Options of `pentad-tools eval-tune`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// pentad-arena JSON-lines records (`--results` files), comma-separated or repeated.
+    /// pentad-arena JSON-lines records (`--results` files) or `pentad-tools selfplay` games
+    /// files, comma-separated or repeated.
     #[arg(long, required = true, value_delimiter = ',')]
     pub games: Vec<String>,
     /// Adam steps over the whole training set.
     #[arg(long, default_value_t = 1000)]
     pub steps: usize,
+    /// Weight of the game result in the target; the rest is the search score's winning
+    /// chance, for records that carry scores (selfplay games files).
+    #[arg(long, default_value_t = 1.0)]
+    pub blend: f64,
 }
 
 /// Fewest positions worth fitting a weight set to.
 const MIN_POSITIONS: usize = 1000;
+/// Games files clamp mate scores to this magnitude; such positions are left out.
+const MATE_LABEL: f64 = 29_000.0;
 /// Every `HOLD_OUT`-th game is held out to check that the fit generalises.
 const HOLD_OUT: usize = 5;
 
 const N4: usize = 14;
 const NL: usize = 11;
-/// Parameters: tempo, CELL_ME, CELL_OPP, LINE_ME, LINE_OPP.
+/// Weights of the evaluation: tempo, CELL_ME, CELL_OPP, LINE_ME, LINE_OPP.
 const NP: usize = 1 + 2 * N4 + 2 * NL;
+/// The fitted parameters: the evaluation's weights and a colour term (`COLOUR`).
+const NFIT: usize = NP + 1;
+/// Index of the colour term: added for Black to move, taken off for White. It takes up
+/// whatever edge one colour has beyond its shapes (in renju, White's; in freestyle,
+/// Black's), which the pattern weights would otherwise twist themselves to explain; it is
+/// not part of the engine's evaluation (an edge every line of a search shares decides no
+/// move).
+const COLOUR: usize = NP;
 
 /// Weights that stay as they are: fives and open fours are wins (the search's static win
 /// check), dead and overline cells carry no value.
@@ -45,7 +65,7 @@ fn frozen(i: usize) -> bool {
             || k == Pattern::Five as usize
     };
     match i {
-        0 => false,
+        0 | COLOUR => false,
         i if i < 1 + N4 => cell_fixed(i - 1) || i - 1 == Pattern4::Flex4 as usize,
         i if i < 1 + 2 * N4 => cell_fixed(i - 1 - N4),
         i if i < 1 + 2 * N4 + NL => line_fixed(i - 1 - 2 * N4),
@@ -53,6 +73,8 @@ fn frozen(i: usize) -> bool {
     }
 }
 
+/// The weights in use under `kind`, as `NP` numbers in feature order, and a zero colour
+/// term.
 fn current_weights(kind: RuleKind) -> Vec<f64> {
     let set = weights::for_rule(kind);
     let mut w = vec![set.tempo as f64];
@@ -60,6 +82,7 @@ fn current_weights(kind: RuleKind) -> Vec<f64> {
     w.extend(set.cell_opp.iter().map(|&v| v as f64));
     w.extend(set.line_me.iter().map(|&v| v as f64));
     w.extend(set.line_opp.iter().map(|&v| v as f64));
+    w.push(0.0);
     w
 }
 
@@ -94,84 +117,169 @@ fn quiet(b: &Board) -> bool {
         && b.pattern4_count(opp, Pattern4::Five) == 0
 }
 
+#[derive(Clone, Copy)]
 struct Sample {
     x: [f64; NP],
     /// Result for the side to move: 1 win, 0.5 draw, 0 loss.
+    result: f64,
+    /// Search score for the side to move, when the record has one (games files).
+    score: Option<f64>,
+    /// Training target (see `set_targets`); the result until then.
     y: f64,
     /// Index of the game it comes from.
     game: usize,
+    /// Black is to move.
+    black: bool,
 }
 
-/// Quiet positions of the games in `files` whose rule is in the weight family of `renju`
-/// (renju, or every rule without forbidden points).
-fn load(files: &[String], renju: bool) -> Result<Vec<Sample>> {
+/// One recorded game, whatever file it came from.
+struct Record {
+    rule: Rule,
+    width: usize,
+    height: usize,
+    /// Result for Black: 1, 0.5 or 0.
+    black_score: f64,
+    opening_plies: usize,
+    moves: Vec<Pos>,
+    /// Search score of each searched move for the side that played it (empty: none).
+    scores: Vec<i32>,
+}
+
+/// The games of a pentad-arena JSON-lines file.
+fn read_json(file: &str, text: &str) -> Result<Vec<Record>> {
     let mut out = Vec::new();
-    let mut game = 0;
-    for file in files.iter().filter(|f| !f.is_empty()) {
-        let text = std::fs::read_to_string(file).with_context(|| file.clone())?;
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let v: serde_json::Value = serde_json::from_str(line)
-                .with_context(|| format!("{file}: not a JSON game record"))?;
-            let rule_name = v["rule"].as_str().unwrap_or("freestyle");
-            game += 1;
-            let black_score = match v["result"].as_str() {
-                Some("1-0") => 1.0,
-                Some("0-1") => 0.0,
-                Some("1/2-1/2") => 0.5,
-                _ => continue,
-            };
-            let (w, h) = (
-                v["width"].as_u64().unwrap_or(15),
-                v["height"].as_u64().unwrap_or(15),
-            );
-            let Some(rule) = Rule::from_name(rule_name) else {
-                continue;
-            };
-            if (rule.kind == RuleKind::Renju) != renju {
-                continue;
-            }
-            let Ok(mut b) = Board::new(w as usize, h as usize, rule) else {
-                continue;
-            };
-            let skip = v["opening_plies"].as_u64().unwrap_or(0) as usize;
-            let moves: Vec<Pos> = v["moves"]
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(line)
+            .with_context(|| format!("{file}: not a JSON game record"))?;
+        let black_score = match v["result"].as_str() {
+            Some("1-0") => 1.0,
+            Some("0-1") => 0.0,
+            Some("1/2-1/2") => 0.5,
+            _ => continue,
+        };
+        let Some(rule) = Rule::from_name(v["rule"].as_str().unwrap_or("freestyle")) else {
+            continue;
+        };
+        out.push(Record {
+            rule,
+            width: v["width"].as_u64().unwrap_or(15) as usize,
+            height: v["height"].as_u64().unwrap_or(15) as usize,
+            black_score,
+            opening_plies: v["opening_plies"].as_u64().unwrap_or(0) as usize,
+            moves: v["moves"]
                 .as_array()
                 .into_iter()
                 .flatten()
                 .filter_map(|m| m.as_str().and_then(Pos::from_human))
-                .collect();
-            for (ply, &m) in moves.iter().enumerate() {
-                if ply >= skip && quiet(&b) {
-                    let y = if b.side_to_move() == pentad::core::Color::Black {
-                        black_score
-                    } else {
-                        1.0 - black_score
-                    };
-                    out.push(Sample {
-                        x: features(&b),
-                        y,
-                        game,
-                    });
-                }
-                if !b.is_empty(m) {
-                    break;
-                }
-                b.make_move(m);
-            }
+                .collect(),
+            scores: Vec::new(),
+        });
+    }
+    Ok(out)
+}
+
+/// The games of a `pentad-tools selfplay` games file.
+fn read_games_file(file: &str) -> Result<Vec<Record>> {
+    let mut out = Vec::new();
+    for g in games_file::read(file)? {
+        let Some(rule) = rule_of(&g.rule) else {
+            continue;
+        };
+        out.push(Record {
+            rule,
+            width: g.width,
+            height: g.height,
+            black_score: g.result.for_side(Color::Black) as f64,
+            opening_plies: g.opening_plies,
+            moves: g.moves,
+            scores: g.scores,
+        });
+    }
+    Ok(out)
+}
+
+/// The games of `files`: pentad-arena JSON records or selfplay games files (told apart by
+/// a first character `{`).
+fn read_records(files: &[String]) -> Result<Vec<Record>> {
+    let mut out = Vec::new();
+    for file in files.iter().filter(|f| !f.is_empty()) {
+        let text = std::fs::read_to_string(file).with_context(|| file.clone())?;
+        if text.trim_start().starts_with('{') {
+            out.extend(read_json(file, &text)?);
+        } else {
+            out.extend(read_games_file(file)?);
         }
     }
     Ok(out)
+}
+
+/// Quiet positions of `records` whose rule is in the weight family of `renju` (renju, or
+/// every rule without forbidden points).
+fn load(records: &[Record], renju: bool) -> Vec<Sample> {
+    let mut out = Vec::new();
+    for (game, r) in records.iter().enumerate() {
+        if (r.rule.kind == RuleKind::Renju) != renju {
+            continue;
+        }
+        let Ok(mut b) = Board::new(r.width, r.height, r.rule) else {
+            continue;
+        };
+        for (ply, &m) in r.moves.iter().enumerate() {
+            if ply >= r.opening_plies && quiet(&b) {
+                let black = b.side_to_move() == Color::Black;
+                let result = if black {
+                    r.black_score
+                } else {
+                    1.0 - r.black_score
+                };
+                let score = r.scores.get(ply - r.opening_plies).map(|&s| s as f64);
+                // A mate score: the search saw the end, the evaluation need not judge it.
+                if !score.is_some_and(|s| s.abs() >= MATE_LABEL) {
+                    out.push(Sample {
+                        x: features(&b),
+                        result,
+                        score,
+                        y: result,
+                        game,
+                        black,
+                    });
+                }
+            }
+            if !b.is_empty(m) {
+                break;
+            }
+            b.make_move(m);
+        }
+    }
+    out
+}
+
+/// Sets every sample's target to `blend` × result + (1 − `blend`) × the search score's
+/// winning chance at `scale` (the result alone where there is no score).
+fn set_targets(samples: &mut [Sample], blend: f64, scale: f64) {
+    for s in samples {
+        s.y = match s.score {
+            Some(score) => blend * s.result + (1.0 - blend) * sigmoid(score / scale),
+            None => s.result,
+        };
+    }
 }
 
 fn sigmoid(v: f64) -> f64 {
     1.0 / (1.0 + (-v).exp())
 }
 
+/// The evaluation of sample `s` under weights `w`.
+fn eval_of(s: &Sample, w: &[f64]) -> f64 {
+    let colour = if s.black { w[COLOUR] } else { -w[COLOUR] };
+    s.x.iter().zip(w).map(|(a, b)| a * b).sum::<f64>() + colour
+}
+
 fn loss(samples: &[Sample], w: &[f64], scale: f64) -> f64 {
     let total: f64 = samples
         .iter()
         .map(|s| {
-            let e: f64 = s.x.iter().zip(w).map(|(a, b)| a * b).sum();
+            let e = eval_of(s, w);
             let d = sigmoid(e / scale) - s.y;
             d * d
         })
@@ -181,7 +289,7 @@ fn loss(samples: &[Sample], w: &[f64], scale: f64) -> f64 {
 
 /// The logistic scale that fits the current weights best (golden-section search).
 fn fit_scale(samples: &[Sample], w: &[f64]) -> f64 {
-    let (mut lo, mut hi) = (10.0f64, 2000.0f64);
+    let (mut lo, mut hi) = (10.0f64, 20_000.0f64);
     for _ in 0..60 {
         let a = lo + (hi - lo) * 0.382;
         let b = lo + (hi - lo) * 0.618;
@@ -198,20 +306,20 @@ fn fit_scale(samples: &[Sample], w: &[f64]) -> f64 {
 fn fit(samples: &[Sample], start: &[f64], scale: f64, steps: usize, name: &str) -> Vec<f64> {
     let progress = Progress::new(steps as u64, &format!("fitting {name}"));
     let mut w = start.to_vec();
-    let (mut m, mut v) = (vec![0.0; NP], vec![0.0; NP]);
+    let (mut m, mut v) = (vec![0.0; NFIT], vec![0.0; NFIT]);
     let (lr, b1, b2, eps, l2) = (0.5, 0.9, 0.999, 1e-8, 1e-7);
     let n = samples.len() as f64;
     for t in 1..=steps {
-        let mut g = vec![0.0; NP];
+        let mut g = vec![0.0; NFIT];
         for s in samples {
-            let e: f64 = s.x.iter().zip(&w).map(|(a, b)| a * b).sum();
-            let p = sigmoid(e / scale);
+            let p = sigmoid(eval_of(s, &w) / scale);
             let k = 2.0 * (p - s.y) * p * (1.0 - p) / scale;
             for (gi, xi) in g.iter_mut().zip(&s.x) {
                 *gi += k * xi;
             }
+            g[COLOUR] += if s.black { k } else { -k };
         }
-        for i in 0..NP {
+        for i in 0..NFIT {
             if frozen(i) {
                 continue;
             }
@@ -227,6 +335,42 @@ fn fit(samples: &[Sample], start: &[f64], scale: f64, steps: usize, name: &str) 
     w
 }
 
+/// Upper ends of the evaluation ranges of the calibration table (the last range is open).
+const CALIBRATION_BOUNDS: [f64; 6] = [-600.0, -200.0, -50.0, 50.0, 200.0, 600.0];
+
+/// Prints how often the side to move went on to win, by its evaluation under `w` and its
+/// colour: a well-judged evaluation wins more the higher it is, alike for both colours.
+fn print_calibration(samples: &[Sample], w: &[f64]) {
+    println!("results for the side to move by its evaluation (positions, mean result):");
+    let mut rows = vec![(0usize, 0.0f64, 0usize, 0.0f64); CALIBRATION_BOUNDS.len() + 1];
+    for s in samples {
+        let e = eval_of(s, w);
+        let bin = CALIBRATION_BOUNDS.iter().take_while(|&&b| e >= b).count();
+        let row = &mut rows[bin];
+        if s.black {
+            row.0 += 1;
+            row.1 += s.result;
+        } else {
+            row.2 += 1;
+            row.3 += s.result;
+        }
+    }
+    let mean = |n: usize, sum: f64| if n == 0 { 0.0 } else { sum / n as f64 };
+    for (i, &(nb, sb, nw, sw)) in rows.iter().enumerate() {
+        let lo = if i == 0 {
+            f64::NEG_INFINITY
+        } else {
+            CALIBRATION_BOUNDS[i - 1]
+        };
+        let hi = CALIBRATION_BOUNDS.get(i).copied().unwrap_or(f64::INFINITY);
+        println!(
+            "  eval [{lo}, {hi}): Black to move {nb} {:.3}, White to move {nw} {:.3}",
+            mean(nb, sb),
+            mean(nw, sw)
+        );
+    }
+}
+
 fn print_array(name: &str, w: &[f64]) {
     let vals: Vec<String> = w.iter().map(|v| format!("{}", v.round() as i64)).collect();
     println!("    {name}: [{}],", vals.join(", "));
@@ -234,41 +378,72 @@ fn print_array(name: &str, w: &[f64]) {
 
 /// Runs `pentad-tools eval-tune`.
 pub fn run(args: &Args) -> Result<()> {
+    if !(0.0..=1.0).contains(&args.blend) {
+        bail!("--blend must lie in 0..=1");
+    }
+    let records = read_records(&args.games)?;
     for (name, kind) in [("RENJU", RuleKind::Renju), ("GOMOKU", RuleKind::Freestyle)] {
-        let samples = load(&args.games, kind == RuleKind::Renju)?;
+        let samples = load(&records, kind == RuleKind::Renju);
         if samples.len() < MIN_POSITIONS {
             println!("{name}: too few positions ({}), not fitted", samples.len());
             continue;
         }
-        let (train, test): (Vec<Sample>, Vec<Sample>) =
+        let (mut train, mut test): (Vec<Sample>, Vec<Sample>) =
             samples.into_iter().partition(|s| s.game % HOLD_OUT != 0);
         let start = current_weights(kind);
         let scale = fit_scale(&train, &start);
+        print_calibration(&train, &start);
+        set_targets(&mut train, args.blend, scale);
+        set_targets(&mut test, args.blend, scale);
         println!(
             "{name}: {} positions to fit, {} held out; scale {scale:.1}",
             train.len(),
             test.len()
         );
+        let results = |set: &[Sample]| -> Vec<Sample> {
+            set.iter().map(|s| Sample { y: s.result, ..*s }).collect()
+        };
+        let test_results = results(&test);
         println!(
-            "current weights: fit loss {:.6}, held-out loss {:.6}",
+            "current weights: fit loss {:.6}, held-out loss {:.6} (on results alone {:.6})",
             loss(&train, &start, scale),
-            loss(&test, &start, scale)
+            loss(&test, &start, scale),
+            loss(&test_results, &start, scale)
         );
         let w = fit(&train, &start, scale, args.steps, name);
         println!(
-            "fitted weights:  fit loss {:.6}, held-out loss {:.6}",
+            "fitted weights:  fit loss {:.6}, held-out loss {:.6} (on results alone {:.6})",
             loss(&train, &w, scale),
-            loss(&test, &w, scale)
+            loss(&test, &w, scale),
+            loss(&test_results, &w, scale)
         );
-        println!("pub const {name}: EvalWeights = EvalWeights {{");
-        println!("    tempo: {},", w[0].round() as i64);
-        print_array("cell_me", &w[1..1 + N4]);
-        print_array("cell_opp", &w[1 + N4..1 + 2 * N4]);
-        print_array("line_me", &w[1 + 2 * N4..1 + 2 * N4 + NL]);
-        print_array("line_opp", &w[1 + 2 * N4 + NL..]);
-        println!("}};");
+        let spread = |w: &[f64]| -> f64 {
+            let mut no_colour = w.to_vec();
+            no_colour[COLOUR] = 0.0;
+            let total: f64 = train.iter().map(|s| eval_of(s, &no_colour).abs()).sum();
+            total / train.len() as f64
+        };
+        println!(
+            "colour term (Black's edge beyond its shapes; not in the engine): {:.0}; mean |eval|: \
+             current {:.0}, fitted {:.0}",
+            w[COLOUR],
+            spread(&start),
+            spread(&w)
+        );
+        print_set(name, &w);
     }
     Ok(())
+}
+
+/// Prints one weight set as the `weights.rs` constant `name`.
+fn print_set(name: &str, w: &[f64]) {
+    println!("pub const {name}: EvalWeights = EvalWeights {{");
+    println!("    tempo: {},", w[0].round() as i64);
+    print_array("cell_me", &w[1..1 + N4]);
+    print_array("cell_opp", &w[1 + N4..1 + 2 * N4]);
+    print_array("line_me", &w[1 + 2 * N4..1 + 2 * N4 + NL]);
+    print_array("line_opp", &w[1 + 2 * N4 + NL..NP]);
+    println!("}};");
 }
 
 #[cfg(test)]
@@ -290,5 +465,34 @@ mod tests {
                 assert_eq!(e as i32, evaluate(&b), "{rule:?} after {m}");
             }
         }
+    }
+
+    #[test]
+    fn games_files_give_searched_quiet_positions_with_blended_targets() {
+        let path = std::env::temp_dir().join(format!("pentad-eval-tune-{}", std::process::id()));
+        // Renju, Black wins; two opening stones, then four searched moves, the last with a
+        // mate score (left out).
+        std::fs::write(
+            &path,
+            "0 renju 15x15 1-0 2 h8,i9,h9,h7,g8,i10 40,-60,80,29000\n",
+        )
+        .unwrap();
+        let records = read_records(&[path.to_string_lossy().into_owned()]).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert!(
+            load(&records, false).is_empty(),
+            "a renju game is not a gomoku sample"
+        );
+        let mut samples = load(&records, true);
+        assert_eq!(samples.len(), 3);
+        let scale = 100.0;
+        set_targets(&mut samples, 0.5, scale);
+        // Black to move after the opening: result 1, score 40.
+        assert_eq!(samples[0].result, 1.0);
+        assert!((samples[0].y - (0.5 + 0.5 * sigmoid(0.4))).abs() < 1e-12);
+        // White to move: result 0, score -60.
+        assert_eq!(samples[1].result, 0.0);
+        assert!((samples[1].y - 0.5 * sigmoid(-0.6)).abs() < 1e-12);
+        assert_eq!(samples[2].score, Some(80.0));
     }
 }
