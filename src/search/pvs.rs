@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 use crate::board::{Board, Pattern4, Threat, UNDEFENDED_THREAT_LOSS_PLIES};
-use crate::core::{Color, Pos};
+use crate::core::Pos;
 use crate::eval;
 
 use super::history::History;
@@ -16,9 +16,14 @@ use super::report::{RootEvent, RootEvents};
 use super::score::{mate_in, mated_in, value_from_tt, value_to_tt, Score, MATE, MATE_BOUND};
 use super::smp::InFlight;
 use super::time::TimeManager;
-use super::tt::{Bound, TTable, TtHit};
+use super::tt::{Bound, TTable};
 
 mod leaf;
+mod ordering;
+mod pruning;
+
+use ordering::{killer_over_fours, pick_next};
+use pruning::{move_count_limit, SingularTest};
 
 /// State shared by all threads of one search.
 pub(crate) struct Shared<'a> {
@@ -585,198 +590,5 @@ impl<'a> Worker<'a> {
             );
         }
         best
-    }
-
-    /// The history part of `mv`'s ordering score for the mover `me`.
-    #[inline]
-    fn history_order(&self, me: Color, mv: Pos) -> i32 {
-        if attack_history() > 0 && self.board.pattern4(mv, me) >= Pattern4::Flex3 {
-            self.hist.attack_score(me, mv) / attack_order_divisor()
-        } else {
-            self.hist.score(me, mv) / history_order_divisor()
-        }
-    }
-
-    /// Teaches the move-ordering memory a searched beta cutoff by `best` after `tried`: at
-    /// quiet nodes the killer, the counter move and the history scores; at nodes answering
-    /// an open three the history scores (`defend_history`); elsewhere nothing.
-    fn record_cutoff(&mut self, threat: Threat, ply: usize, depth: i32, best: Pos, tried: &[Pos]) {
-        let me = self.board.side_to_move();
-        let prev = self.board.last_move().unwrap_or(Pos::NONE);
-        let quiet_node = matches!(threat, Threat::None);
-        let defend_node = defend_history() > 0 && matches!(threat, Threat::Defend);
-        if !quiet_node && !defend_node {
-            return;
-        }
-        if quiet_node && (attack_killers() > 0 || self.board.pattern4(best, me) < Pattern4::Flex3) {
-            self.hist.update_killer(ply, best);
-        }
-        if quiet_node || defend_history() > 1 {
-            self.hist.set_counter(me, prev, best);
-        }
-        if cont_history() > 0 {
-            self.hist.update_cont(me, prev, depth, best, tried);
-        }
-        if attack_history() > 0 {
-            let board = &self.board;
-            let attack = |p: Pos| board.pattern4(p, me) >= Pattern4::Flex3;
-            self.hist
-                .update_split_scores(me, depth, best, tried, attack);
-        } else {
-            self.hist.update_scores(me, depth, best, tried);
-        }
-    }
-
-    /// A table cutoff at or above beta by `tt_move` counts for the move-ordering memory like
-    /// a searched cutoff (quiet nodes: history, killer and counter; nodes answering an open
-    /// three: the history scores, as `defend_history` does).
-    fn reward_tt_cut(&mut self, threat: Threat, ply: usize, depth: i32, tt_move: Pos) {
-        let me = self.board.side_to_move();
-        match threat {
-            Threat::None => {
-                let prev = self.board.last_move().unwrap_or(Pos::NONE);
-                self.hist.update(me, ply, depth, prev, tt_move, &[]);
-            }
-            Threat::Defend if defend_history() > 0 => {
-                self.hist.update_scores(me, depth, tt_move, &[]);
-            }
-            _ => {}
-        }
-    }
-
-    /// True when `mv` makes a four of the mover's without an open three and blocks nothing
-    /// bigger than a three of the opponent's.
-    fn is_plain_four(&self, mv: Pos) -> bool {
-        let me = self.board.side_to_move();
-        matches!(
-            self.board.pattern4(mv, me),
-            Pattern4::Block4 | Pattern4::Block4Plus
-        ) && self.board.pattern4(mv, me.opp()) < Pattern4::Block4Flex3
-    }
-
-    /// True when neither side has any shape at the empty point `mv`.
-    fn is_trivial(&self, mv: Pos) -> bool {
-        let me = self.board.side_to_move();
-        self.board.pattern4(mv, me) == Pattern4::None
-            && self.board.pattern4(mv, me.opp()) == Pattern4::None
-    }
-
-    /// Whether a quiet non-PV node may try a null move: on, deep enough, well above beta, not
-    /// right after another null move, and no shape of the opponent's that two moves in a row
-    /// would turn into a win (a four-three, a double three, an open four or a five).
-    fn null_move_allowed(&self, ply: usize, depth: i32, static_eval: Score, beta: Score) -> bool {
-        if nmp_min_depth() == 0 || depth < nmp_min_depth() || self.nulls[ply] {
-            return false;
-        }
-        if beta.abs() >= MATE_BOUND || static_eval < beta + nmp_margin() {
-            return false;
-        }
-        let opp = self.board.side_to_move().opp();
-        [
-            Pattern4::Flex3x2,
-            Pattern4::Block4Flex3,
-            Pattern4::Flex4,
-            Pattern4::Five,
-        ]
-        .iter()
-        .all(|&p4| self.board.pattern4_count(opp, p4) == 0)
-    }
-
-    /// Passes and searches the opponent's reply reduced with a null window at beta: its
-    /// fail-high score when the pass alone holds beta (mates capped to beta), else `None`.
-    fn null_move_search(
-        &mut self,
-        beta: Score,
-        depth: i32,
-        ply: usize,
-        cut_node: bool,
-    ) -> Option<Score> {
-        let r = nmp_reduction() + depth / nmp_depth_divisor();
-        let me = self.board.side_to_move();
-        self.threatening[ply] = false;
-        self.board.set_side_to_move(me.opp());
-        self.nulls[ply + 1] = true;
-        let v = -self.node(-beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut_node);
-        self.nulls[ply + 1] = false;
-        self.board.set_side_to_move(me);
-        (v >= beta && !self.stopped).then_some(if v >= MATE_BOUND { beta } else { v })
-    }
-
-    /// The singular-extension test of a node whose table entry `h` holds a move that failed
-    /// high deep enough: a reduced search of the other moves against a bar below the entry's
-    /// value. When none reaches the bar, the table move is singular and is searched a ply
-    /// deeper; when the bar is at or above beta and another move reaches it too, the node
-    /// fails high at once (multi-cut).
-    fn singular_test(
-        &mut self,
-        h: TtHit,
-        depth: i32,
-        ply: usize,
-        beta: Score,
-        cut_node: bool,
-    ) -> SingularTest {
-        let tt_value = value_from_tt(h.value, ply);
-        if depth < se_min_depth()
-            || h.mv.is_none()
-            || !matches!(h.bound, Bound::Lower | Bound::Exact)
-            || h.depth < depth - se_tt_depth_slack()
-            || tt_value.abs() >= MATE_BOUND
-        {
-            return SingularTest::Neither;
-        }
-        let bar = tt_value - se_margin() * depth;
-        self.excluded_moves[ply] = h.mv;
-        let v = self.node(bar - 1, bar, (depth - 1) / 2, ply, false, cut_node);
-        self.excluded_moves[ply] = Pos::NONE;
-        if v < bar {
-            SingularTest::Extend
-        } else if bar >= beta {
-            SingularTest::MultiCut(bar)
-        } else {
-            SingularTest::Neither
-        }
-    }
-}
-
-/// What a singular-extension test found.
-enum SingularTest {
-    /// The table move is singular: search it a ply deeper.
-    Extend,
-    /// Another move also holds the bar, which is at or above beta: fail high with this value.
-    MultiCut(Score),
-    /// Neither.
-    Neither,
-}
-
-/// The move-count pruning limit of a node (see `mcp_base`; `usize::MAX` when off).
-fn move_count_limit(depth: i32, improving: bool) -> usize {
-    if mcp_base() == 0 {
-        return usize::MAX;
-    }
-    let grown = f64::from(depth.max(0)).powf(1.32) * f64::from(mcp_scale_pct()) / 100.0;
-    ((f64::from(mcp_base()) + grown) / (2 - improving as i32) as f64) as usize
-}
-
-/// Moves the best-ordered entry of `moves[i..]` to index `i` and returns it.
-#[inline]
-fn pick_next(moves: &mut [(Pos, i32)], i: usize) -> (Pos, i32) {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if moves[j].1 > moves[best].1 {
-            best = j;
-        }
-    }
-    moves.swap(i, best);
-    moves[i]
-}
-
-/// A killer's ordering score `order` lifted above the plain fours at quiet nodes when
-/// `killer_four_rank` says so (`first` is 1 for the first killer, which stays ahead).
-#[inline]
-fn killer_over_fours(order: i32, threat: Threat, first: i32) -> i32 {
-    if killer_four_rank() > 0 && order < FORCING_ORDER && matches!(threat, Threat::None) {
-        FORCING_ORDER + killer_four_rank() + first
-    } else {
-        order
     }
 }
