@@ -114,6 +114,20 @@ fn a_normal_build_ignores_tune_keys_silently() {
         Err(TuneError::NotTuningBuild)
     );
     assert_eq!(tunable_value("futility_margin"), Some(90.0));
+    // The evaluation's weights are listed beside the search's and refused the same way.
+    assert_eq!(
+        search::set_tunable("w_renju_tempo", "30"),
+        Err(TuneError::NotTuningBuild)
+    );
+    assert_eq!(tunable_value("w_renju_tempo"), Some(12.0));
+}
+
+/// The linear evaluation of a fixed renju position, Black to move.
+#[cfg(feature = "tune")]
+fn renju_evaluation() -> i32 {
+    use pentad::search::bench::board_from_moves;
+    let board = board_from_moves(pentad::core::Rule::RENJU, 15, "h8 i9 i7 g9").unwrap();
+    pentad::eval::evaluate_linear(&board)
 }
 
 /// Nodes of a fixed-depth one-thread search of a fixed position with a fresh table.
@@ -164,4 +178,16 @@ fn a_tuning_build_sets_checked_values_through_info() {
     assert_ne!(reduced_nodes, default_nodes);
     search::set_tunable("lmr_min_moves", "3").unwrap();
     assert_eq!(fixed_search_nodes(), default_nodes);
+
+    // The evaluation's weights too: the tempo bonus moves the evaluation by as much.
+    let default_eval = renju_evaluation();
+    assert!(feed(&mut s, "INFO tune_w_renju_tempo 40").is_empty());
+    assert_eq!(renju_evaluation(), default_eval + 40 - 12);
+    assert!(feed(&mut s, "INFO tune_w_renju_tempo 12").is_empty());
+    assert_eq!(renju_evaluation(), default_eval);
+    let out = feed(&mut s, "INFO tune_w_renju_tempo 999");
+    assert!(
+        out[0].starts_with("ERROR INFO tune_w_renju_tempo"),
+        "{out:?}"
+    );
 }

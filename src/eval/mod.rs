@@ -16,6 +16,7 @@
 
 pub mod tables;
 pub mod threat;
+pub mod tuning;
 pub mod weights;
 
 use crate::board::{Board, Pattern, Pattern4};
@@ -51,6 +52,10 @@ pub fn evaluate(board: &Board) -> i32 {
 /// The linear evaluation over pattern counts (weights in [`weights`]), on which the learned
 /// tables add their corrections.
 pub fn evaluate_linear(board: &Board) -> i32 {
+    // A `tune` build reads the weights set at run time; a normal one the constants.
+    #[cfg(feature = "tune")]
+    let w = &tuning::current(board.rule().kind);
+    #[cfg(not(feature = "tune"))]
     let w = weights::for_rule(board.rule().kind);
     let me = board.side_to_move();
     let opp = me.opp();

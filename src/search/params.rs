@@ -4,7 +4,10 @@
 //! settable at run time in a build with the `tune` feature (see `tunable.rs` and
 //! `docs/tuning.md`). What was measured for the values is in `docs/experiments.md`.
 
+use std::sync::LazyLock;
+
 use super::tunable::{tunables, TunableSpec, TuneError};
+use crate::eval::tuning as eval_tuning;
 
 // ---------------------------------------------------------------- structural limits
 
@@ -304,19 +307,28 @@ tunables! {
     helper_vct_time_pct: u64 = 80, 10..=100, step 5;
 }
 
-/// Every tunable: name, kind, default, range and SPSA step, in table order. Its
-/// [`TunableSpec::spsa_line`] is the line an SPSA tuner reads.
+/// Every tunable: name, kind, default, range and SPSA step, in table order (the search's,
+/// then the evaluation's weights, `eval::tuning`). Its [`TunableSpec::spsa_line`] is the line
+/// an SPSA tuner reads.
 pub fn tunables() -> &'static [TunableSpec] {
-    TUNABLES.specs()
+    static ALL: LazyLock<Vec<TunableSpec>> = LazyLock::new(|| {
+        let mut all = TUNABLES.specs().to_vec();
+        all.extend_from_slice(eval_tuning::specs());
+        all
+    });
+    &ALL
 }
 
 /// The current value of tunable `name` (its default in a normal build).
 pub fn tunable_value(name: &str) -> Option<f64> {
-    TUNABLES.value(name)
+    TUNABLES.value(name).or_else(|| eval_tuning::value(name))
 }
 
 /// Sets tunable `name` from the text `value`, checked against its kind and range. Only a
 /// build with the `tune` feature changes anything; on an error nothing changes.
 pub fn set_tunable(name: &str, value: &str) -> Result<(), TuneError> {
-    TUNABLES.set(name, value)
+    match TUNABLES.set(name, value) {
+        Err(TuneError::UnknownName(_)) => eval_tuning::set(name, value),
+        done => done,
+    }
 }

@@ -1,0 +1,227 @@
+//! The linear evaluation's weights as run-time tunables, so that SPSA can tune them by play.
+//!
+//! Every weight of `weights::RENJU` and `weights::GOMOKU` that shapes quiet positions is listed
+//! as a tunable named `w_<family>_<table>_<shape>` (e.g. `w_renju_cell_me_flex3`,
+//! `w_gomoku_line_opp_block3`, `w_renju_tempo`) beside the search's tunables
+//! (`pbrain-pentad tunables`, `INFO tune_<name>`). As with those, a normal build evaluates
+//! with the constants and refuses to set anything; a build with the `tune` feature reads
+//! the current values, which start at the constants.
+
+use std::sync::{LazyLock, RwLock};
+
+use super::weights::{EvalWeights, GOMOKU, RENJU};
+use crate::core::RuleKind;
+use crate::search::tunable::{TunableKind, TunableSpec, TuneError, TUNING};
+
+/// The rule families with their own weights, in the order of [`TUNED`].
+const FAMILIES: [(&str, EvalWeights); 2] = [("renju", RENJU), ("gomoku", GOMOKU)];
+/// Index of a rule's family in [`FAMILIES`].
+fn family_index(kind: RuleKind) -> usize {
+    match kind {
+        RuleKind::Renju => 0,
+        _ => 1,
+    }
+}
+
+/// Names of the `Pattern4` shapes, by discriminant.
+const PATTERN4_NAMES: [&str; 14] = [
+    "none",
+    "forbid",
+    "flex2",
+    "block3",
+    "flex2x2",
+    "block3plus",
+    "flex3",
+    "flex3plus",
+    "flex3x2",
+    "block4",
+    "block4plus",
+    "block4flex3",
+    "flex4",
+    "five",
+];
+/// Names of the per-direction `Pattern` shapes, by discriminant.
+const PATTERN_NAMES: [&str; 11] = [
+    "dead", "overline", "block1", "flex1", "block2", "flex2", "block3", "flex3", "block4", "flex4",
+    "five",
+];
+/// The combined shapes whose weights are tunable: forbidden points (renju only) up to the
+/// four-three. An open four or a five on the board is the search's business.
+const TUNED_CELLS: std::ops::RangeInclusive<usize> = 1..=11;
+/// The per-direction shapes whose weights are tunable: one stone blocked up to an open four.
+const TUNED_LINES: std::ops::RangeInclusive<usize> = 2..=9;
+/// A tuned weight may move from its default by this many points at least…
+const MIN_SPAN: i32 = 40;
+/// …or by this many times its size, whichever is more.
+const SPAN_FACTOR: i32 = 3;
+/// SPSA's last perturbation of a weight: this fraction (1/n) of its size…
+const STEP_DIVISOR: i32 = 8;
+/// …and at least this much.
+const MIN_STEP: i32 = 2;
+
+/// Which weight of a set a tunable is.
+#[derive(Clone, Copy, Debug)]
+enum Slot {
+    Tempo,
+    CellMe(usize),
+    CellOpp(usize),
+    LineMe(usize),
+    LineOpp(usize),
+}
+
+impl Slot {
+    fn get(self, w: &EvalWeights) -> i32 {
+        match self {
+            Slot::Tempo => w.tempo,
+            Slot::CellMe(i) => w.cell_me[i],
+            Slot::CellOpp(i) => w.cell_opp[i],
+            Slot::LineMe(i) => w.line_me[i],
+            Slot::LineOpp(i) => w.line_opp[i],
+        }
+    }
+
+    fn get_mut(self, w: &mut EvalWeights) -> &mut i32 {
+        match self {
+            Slot::Tempo => &mut w.tempo,
+            Slot::CellMe(i) => &mut w.cell_me[i],
+            Slot::CellOpp(i) => &mut w.cell_opp[i],
+            Slot::LineMe(i) => &mut w.line_me[i],
+            Slot::LineOpp(i) => &mut w.line_opp[i],
+        }
+    }
+}
+
+/// One tunable weight: its spec, family and place in the set.
+struct WeightTunable {
+    spec: TunableSpec,
+    family: usize,
+    slot: Slot,
+}
+
+/// The spec of a whole-number tunable weight with default `default`.
+fn weight_spec(name: String, default: i32) -> TunableSpec {
+    let span = MIN_SPAN.max(SPAN_FACTOR * default.abs());
+    let step = MIN_STEP.max(default.abs() / STEP_DIVISOR);
+    TunableSpec {
+        name: Box::leak(name.into_boxed_str()),
+        kind: TunableKind::Int,
+        default: f64::from(default),
+        min: f64::from(default - span),
+        max: f64::from(default + span),
+        step: f64::from(step),
+    }
+}
+
+/// Every tunable weight, renju's first.
+static WEIGHT_TUNABLES: LazyLock<Vec<WeightTunable>> = LazyLock::new(|| {
+    let mut list = Vec::new();
+    for (family, (family_name, weights)) in FAMILIES.iter().enumerate() {
+        let mut slots = vec![(Slot::Tempo, "tempo".to_string())];
+        for i in TUNED_CELLS {
+            // Forbidden points exist only under renju.
+            if i == 1 && family_index(RuleKind::Renju) != family {
+                continue;
+            }
+            let shape = PATTERN4_NAMES[i];
+            slots.push((Slot::CellMe(i), format!("cell_me_{shape}")));
+            slots.push((Slot::CellOpp(i), format!("cell_opp_{shape}")));
+        }
+        for i in TUNED_LINES {
+            let shape = PATTERN_NAMES[i];
+            slots.push((Slot::LineMe(i), format!("line_me_{shape}")));
+            slots.push((Slot::LineOpp(i), format!("line_opp_{shape}")));
+        }
+        for (slot, what) in slots {
+            let spec = weight_spec(format!("w_{family_name}_{what}"), slot.get(weights));
+            list.push(WeightTunable { spec, family, slot });
+        }
+    }
+    list
+});
+
+/// The specs of the tunable weights, in listing order.
+static SPECS: LazyLock<Vec<TunableSpec>> =
+    LazyLock::new(|| WEIGHT_TUNABLES.iter().map(|t| t.spec).collect());
+
+/// The weights in use per family (read only by a `tune` build's evaluation).
+static TUNED: [RwLock<EvalWeights>; 2] = [RwLock::new(RENJU), RwLock::new(GOMOKU)];
+
+/// Every tunable weight's spec.
+pub fn specs() -> &'static [TunableSpec] {
+    &SPECS
+}
+
+/// The weights the evaluation uses under `kind`: the constants, or in a `tune` build the
+/// values set at run time.
+pub fn current(kind: RuleKind) -> EvalWeights {
+    let family = family_index(kind);
+    if !TUNING {
+        return FAMILIES[family].1;
+    }
+    *TUNED[family].read().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The current value of the tunable weight `name`, if there is one.
+pub fn value(name: &str) -> Option<f64> {
+    let t = WEIGHT_TUNABLES.iter().find(|t| t.spec.name == name)?;
+    Some(f64::from(t.slot.get(&current(family_kind(t.family)))))
+}
+
+/// A rule of family `family`.
+fn family_kind(family: usize) -> RuleKind {
+    if family == family_index(RuleKind::Renju) {
+        RuleKind::Renju
+    } else {
+        RuleKind::Freestyle
+    }
+}
+
+/// Sets the tunable weight `name` from `text` (checked against its range); only a `tune`
+/// build changes anything, and on an error nothing changes.
+pub fn set(name: &str, text: &str) -> Result<(), TuneError> {
+    let t = WEIGHT_TUNABLES
+        .iter()
+        .find(|t| t.spec.name == name)
+        .ok_or_else(|| TuneError::UnknownName(name.to_string()))?;
+    let value = t.spec.parse(text)?;
+    if !TUNING {
+        return Err(TuneError::NotTuningBuild);
+    }
+    let mut weights = TUNED[t.family].write().unwrap_or_else(|e| e.into_inner());
+    *t.slot.get_mut(&mut weights) = value as i32;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_weight_reads_its_constant() {
+        assert_eq!(specs().len(), 39 + 37);
+        for t in WEIGHT_TUNABLES.iter() {
+            let constant = t.slot.get(&FAMILIES[t.family].1);
+            assert_eq!(t.spec.default, f64::from(constant), "{}", t.spec.name);
+            assert!(t.spec.min <= t.spec.default && t.spec.default <= t.spec.max);
+        }
+        let flex3 = specs()
+            .iter()
+            .find(|s| s.name == "w_renju_cell_me_flex3")
+            .unwrap();
+        assert_eq!(flex3.default, f64::from(RENJU.cell_me[6]));
+        assert!(specs().iter().all(|s| s.name != "w_gomoku_cell_me_forbid"));
+    }
+
+    #[test]
+    fn bad_names_and_values_change_nothing() {
+        assert!(matches!(
+            set("w_renju_cell_me_five", "1"),
+            Err(TuneError::UnknownName(_))
+        ));
+        assert!(matches!(
+            set("w_gomoku_tempo", "100000"),
+            Err(TuneError::OutOfRange { .. })
+        ));
+        assert_eq!(value("w_gomoku_tempo"), Some(f64::from(GOMOKU.tempo)));
+    }
+}
