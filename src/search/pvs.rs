@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 use crate::board::{Board, Pattern4, Threat, UNDEFENDED_THREAT_LOSS_PLIES};
-use crate::core::Pos;
+use crate::core::{Color, Pos};
 use crate::eval;
 
 use super::history::History;
@@ -13,17 +13,45 @@ use super::lmr::Reductions;
 use super::movegen;
 use super::params::*;
 use super::report::{RootEvent, RootEvents};
-use super::score::{mate_in, mated_in, value_from_tt, value_to_tt, Score, MATE, MATE_BOUND};
+use super::score::{mate_in, mated_in, value_to_tt, Score, MATE, MATE_BOUND};
 use super::smp::InFlight;
 use super::time::TimeManager;
 use super::tt::{Bound, TTable};
 
 mod leaf;
+mod moves;
 mod ordering;
 mod pruning;
 
-use ordering::{killer_over_fours, pick_next};
-use pruning::{move_count_limit, SingularTest};
+use pruning::SingularTest;
+
+/// What a node's pruning tests, move ordering and move loop read about it.
+#[derive(Clone, Copy)]
+struct NodeInfo {
+    /// Remaining depth, extensions and internal reductions applied.
+    depth: i32,
+    ply: usize,
+    pv_node: bool,
+    cut_node: bool,
+    /// The threat on the board (`Threat::None`: a quiet node).
+    threat: Threat,
+    /// The side to move.
+    me: Color,
+    /// The transposition table's move (`Pos::NONE` if none).
+    tt_move: Pos,
+    /// The move a singular-extension test leaves out (`Pos::NONE` normally).
+    excluded: Pos,
+    static_eval: Score,
+    /// The static evaluation rose since the mover's previous turn.
+    improving: bool,
+}
+
+impl NodeInfo {
+    /// No threat to answer: the node where pruning and reductions apply.
+    fn quiet(&self) -> bool {
+        matches!(self.threat, Threat::None)
+    }
+}
 
 /// State shared by all threads of one search.
 pub(crate) struct Shared<'a> {
@@ -264,38 +292,15 @@ impl<'a> Worker<'a> {
         pv_node: bool,
         cut_node: bool,
     ) -> Score {
-        self.pv[ply].clear();
-        if self.count_node() {
-            return 0;
-        }
-        if ply > self.seldepth {
-            self.seldepth = ply;
-        }
-        if self.board.empty_count() == 0 {
-            return 0;
-        }
-        // Mate-distance pruning.
-        alpha = alpha.max(mated_in(ply));
-        beta = beta.min(mate_in(ply + 1));
-        if alpha >= beta {
-            return alpha;
-        }
+        (alpha, beta) = match self.enter_node(alpha, beta, ply) {
+            Ok(window) => window,
+            Err(v) => return v,
+        };
         let threat = self.board.threat();
-        let mut depth = depth;
-        let extend = (ply as i32) < extension_ply_cap() * self.root_depth;
-        match threat {
-            Threat::Win(n) => return mate_in(ply + n as usize),
-            Threat::Loss(n) => return mated_in(ply + n as usize),
-            // The forced block of a four: searched `block_extension` plies deeper (below
-            // `extension_ply_cap` times the iteration's depth), and never the end of a line.
-            Threat::Block(_) if extend => depth = (depth + block_extension()).max(1),
-            Threat::Block(_) => depth = depth.max(1),
-            // An open three to answer: the few replies may be searched a ply deeper.
-            Threat::Defend if extend && depth >= defend_ext_min_depth() => {
-                depth += defend_extension()
-            }
-            _ => {}
-        }
+        let mut depth = match self.threat_depth(threat, depth, ply) {
+            Ok(depth) => depth,
+            Err(mate) => return mate,
+        };
         if ply >= MAX_SEARCH_PLY {
             return eval::evaluate(&self.board);
         }
@@ -306,23 +311,9 @@ impl<'a> Worker<'a> {
         let key = self.board.hash();
         let tte = self.sh.tt.probe(key);
         let excluded = self.excluded_moves[ply];
-        let mut tt_move = Pos::NONE;
-        if let Some(h) = tte {
-            tt_move = h.mv;
-            let v = value_from_tt(h.value, ply);
-            if !pv_node
-                && excluded.is_none()
-                && h.depth >= depth
-                && match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => v >= beta,
-                    Bound::Upper => v <= alpha,
-                    Bound::None => false,
-                }
-            {
-                if tt_cut_history() > 0 && v >= beta && !tt_move.is_none() {
-                    self.reward_tt_cut(threat, ply, depth, tt_move);
-                }
+        let tt_move = tte.map_or(Pos::NONE, |h| h.mv);
+        if let Some(h) = tte.filter(|_| !pv_node && excluded.is_none()) {
+            if let Some(v) = self.tt_cutoff(h, threat, alpha, beta, depth, ply) {
                 return v;
             }
         }
@@ -338,35 +329,21 @@ impl<'a> Worker<'a> {
             _ => eval::evaluate(&self.board),
         };
         self.evals[ply] = static_eval;
-        let improving = ply >= 2 && static_eval > self.evals[ply - 2];
-
-        let quiet_node = matches!(threat, Threat::None);
-        if USE_FUTILITY && !pv_node && quiet_node && beta.abs() < MATE_BOUND {
-            // Razoring: hopeless positions drop straight into the threat quiescence.
-            if depth <= razor_depth() && static_eval + razor_margin() * depth < alpha {
-                let v = self.quiesce(alpha, beta, ply, threat);
-                if v < alpha {
-                    return v;
-                }
-            }
-            // Futility: a comfortable margin above beta at low depth.
-            if depth <= futility_depth()
-                && static_eval - futility_margin() * (depth - improving as i32) >= beta
-            {
-                return static_eval;
-            }
-        }
-
-        if !pv_node
-            && quiet_node
-            && excluded.is_none()
-            && self.null_move_allowed(ply, depth, static_eval, beta)
-        {
-            if let Some(v) = self.null_move_search(beta, depth, ply, cut_node) {
+        let info = NodeInfo {
+            depth,
+            ply,
+            pv_node,
+            cut_node,
+            threat,
+            me: self.board.side_to_move(),
+            tt_move,
+            excluded,
+            static_eval,
+            improving: ply >= 2 && static_eval > self.evals[ply - 2],
+        };
+        if !pv_node && info.quiet() {
+            if let Some(v) = self.prune_quiet_node(&info, alpha, beta) {
                 return v;
-            }
-            if self.stopped {
-                return 0;
             }
         }
 
@@ -382,6 +359,59 @@ impl<'a> Worker<'a> {
             }
         }
 
+        let mut moves = match self.generate_moves(ply, threat) {
+            Ok(moves) => moves,
+            Err(v) => return v,
+        };
+        self.order_moves(&mut moves, &info);
+        let (best, best_move) = self.search_moves(&mut moves, &info, singular, alpha, beta);
+        self.move_bufs[ply] = moves;
+        if self.stopped {
+            return 0;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if excluded.is_none() {
+            let stored = value_to_tt(best, ply);
+            (self.sh.tt).store(key, best_move, stored, static_eval, depth, bound);
+        }
+        best
+    }
+
+    /// Counts a node entered at `ply` and narrows its window by the mate distance: `Err`
+    /// with the node's value when the search stops, the board is full or the window closes.
+    fn enter_node(
+        &mut self,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Result<(Score, Score), Score> {
+        self.pv[ply].clear();
+        if self.count_node() {
+            return Err(0);
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if self.board.empty_count() == 0 {
+            return Err(0);
+        }
+        let alpha = alpha.max(mated_in(ply));
+        let beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return Err(alpha);
+        }
+        Ok((alpha, beta))
+    }
+
+    /// The moves of the node at `ply` (in its reusable buffer, which the caller gives back),
+    /// less those the search must leave out; `Err` with the node's value when there are none.
+    fn generate_moves(&mut self, ply: usize, threat: Threat) -> Result<Vec<(Pos, i32)>, Score> {
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
         moves.clear();
         movegen::generate(&mut self.board, threat, &mut moves);
@@ -389,206 +419,34 @@ impl<'a> Worker<'a> {
             let here = self.board.hash();
             moves.retain(|m| !self.sh.excluded.excludes(here, m.0));
         }
-        if moves.is_empty() {
-            self.move_bufs[ply] = moves;
-            // No defence against the opponent's threat: its open four follows.
-            return if matches!(threat, Threat::Defend) {
-                mated_in(ply + UNDEFENDED_THREAT_LOSS_PLIES as usize)
-            } else {
-                0
-            };
-        }
-        let me = self.board.side_to_move();
-        let killers = self.hist.killers(ply);
-        let prev = self.board.last_move().unwrap_or(Pos::NONE);
-        let counter = if USE_COUNTER_MOVE {
-            self.hist.counter(me, prev)
-        } else {
-            Pos::NONE
-        };
-        for m in moves.iter_mut() {
-            if m.0 == tt_move {
-                m.1 += TT_MOVE_ORDER;
-            } else if m.0 == killers[0] {
-                m.1 += killer_bonus();
-                m.1 = killer_over_fours(m.1, threat, 1);
-            } else if m.0 == killers[1] {
-                m.1 += second_killer_bonus();
-                m.1 = killer_over_fours(m.1, threat, 0);
-            } else if m.0 == counter {
-                m.1 += counter_move_bonus();
-            }
-            m.1 += self.history_order(me, m.0);
-            if cont_history() > 0 {
-                m.1 += self.hist.cont_score(me, prev, m.0) / cont_order_divisor();
-            }
-        }
-
-        let mcp_limit = move_count_limit(depth, improving);
-        let likely_fail_high = fhr_margin() > 0
-            && !pv_node
-            && cut_node
-            && static_eval >= beta + fhr_bias() + fhr_margin() * depth;
-        let orig_alpha = alpha;
-        let mut best = -MATE;
-        let mut best_move = Pos::NONE;
-        let mut tried = [Pos::NONE; MAX_TRIED_MOVES];
-        let mut n_tried = 0;
-        let n = moves.len();
-        // Moves put off because another thread is searching them (ABDADA): (move, order,
-        // index in the ordered list). Searched after the rest, with their first index.
-        let share = USE_ABDADA && self.sh.threads > 1 && depth >= abdada_min_depth();
-        let mut deferred = [(Pos::NONE, 0, 0usize); MAX_DEFERRED_MOVES];
-        let (mut n_deferred, mut next_deferred) = (0, 0);
-        let mut next = 0;
-        loop {
-            let (mv, order, i, may_defer) = if next < n {
-                // Selection ordering: most nodes cut off after a few moves, so a full sort
-                // of the list would mostly be wasted.
-                let (mv, order) = pick_next(&mut moves, next);
-                next += 1;
-                (mv, order, next - 1, share && next > 1)
-            } else if next_deferred < n_deferred {
-                let (mv, order, i) = deferred[next_deferred];
-                next_deferred += 1;
-                (mv, order, i, false)
-            } else {
-                break;
-            };
-            if mv == excluded {
-                continue;
-            }
-            let forcing = order >= FORCING_ORDER;
-            let trivial = (trivial_reduction() > 0 || trivial_prune_depth() > 0)
-                && !forcing
-                && self.is_trivial(mv);
-            // Late-move pruning of quiet moves in non-PV nodes.
-            if !pv_node
-                && quiet_node
-                && i > 0
-                && !forcing
-                && best > -MATE_BOUND
-                && depth <= lmp_max_depth()
-                && i >= lmp_base() + (depth * depth) as usize
-            {
-                // The rest of the ordered list is pruned; deferred moves still get their turn.
-                next = n;
-                continue;
-            }
-            if quiet_node && i > 0 && !forcing && best > -MATE_BOUND {
-                // Move-count pruning: the rest of the ordered list goes.
-                if i >= mcp_limit {
-                    next = n;
-                    continue;
-                }
-                // Trivial moves: no shape of either side there.
-                if depth < trivial_prune_depth() && trivial {
-                    continue;
-                }
-            }
-            let threatening =
-                continued_attack_reduction() > 0 && self.board.pattern4(mv, me) >= Pattern4::Flex3;
-            let plain_four = reduce_plain_fours() > 0 && quiet_node && self.is_plain_four(mv);
-            self.threatening[ply] = threatening;
-            self.board.make_move(mv);
-            let child = self.board.hash();
-            if may_defer && n_deferred < deferred.len() && self.sh.in_flight.is_busy(child) {
-                self.board.undo();
-                deferred[n_deferred] = (mv, order, i);
-                n_deferred += 1;
-                continue;
-            }
-            if share {
-                self.sh.in_flight.enter(child);
-            }
-            let new_depth = depth - 1 - (likely_fail_high && !forcing) as i32
-                + (singular && mv == tt_move) as i32;
-            let mut score;
-            if i == 0 {
-                score = -self.node(-beta, -alpha, new_depth, ply + 1, pv_node, !cut_node);
-            } else {
-                let mut r = 0;
-                if USE_LMR
-                    && depth >= lmr_min_depth()
-                    && i >= lmr_min_moves()
-                    && (!forcing || plain_four)
-                    && (quiet_node || (defend_lmr() > 0 && matches!(threat, Threat::Defend)))
-                {
-                    r = self.reductions.get(depth, i);
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if cut_node {
-                        r += lmr_cut_node();
-                    }
-                    if lmr_history_div() > 0 {
-                        let h = self.hist.score(me, mv) / lmr_history_div();
-                        r -= h.clamp(-LMR_HISTORY_MAX, LMR_HISTORY_MAX);
-                    }
-                    if improving {
-                        r -= 1;
-                    }
-                    if trivial {
-                        r += trivial_reduction();
-                    }
-                    if threatening && ply >= 2 && self.threatening[ply - 2] {
-                        r -= continued_attack_reduction();
-                    }
-                    r = r.clamp(0, new_depth - 1);
-                }
-                score = -self.node(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
-                if score > alpha && r > 0 && !self.stopped {
-                    score = -self.node(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
-                }
-                if pv_node && score > alpha && score < beta && !self.stopped {
-                    score = -self.node(-beta, -alpha, new_depth, ply + 1, true, false);
-                }
-            }
-            if share {
-                self.sh.in_flight.leave(child);
-            }
-            self.board.undo();
-            if self.stopped {
-                self.move_bufs[ply] = moves;
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = mv;
-                    alpha = score;
-                    if pv_node {
-                        self.update_pv(ply, mv);
-                    }
-                    if score >= beta {
-                        self.record_cutoff(threat, ply, depth, mv, &tried[..n_tried]);
-                        break;
-                    }
-                }
-            }
-            if n_tried < tried.len() {
-                tried[n_tried] = mv;
-                n_tried += 1;
-            }
+        if !moves.is_empty() {
+            return Ok(moves);
         }
         self.move_bufs[ply] = moves;
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > orig_alpha {
-            Bound::Exact
+        // No defence against the opponent's threat: its open four follows.
+        Err(if matches!(threat, Threat::Defend) {
+            mated_in(ply + UNDEFENDED_THREAT_LOSS_PLIES as usize)
         } else {
-            Bound::Upper
-        };
-        if excluded.is_none() {
-            self.sh.tt.store(
-                key,
-                best_move,
-                value_to_tt(best, ply),
-                static_eval,
-                depth,
-                bound,
-            );
-        }
-        best
+            0
+        })
+    }
+
+    /// The depth a node searches to, given the threat on its board (`Err` with the score when
+    /// the threat decides the game): the forced block of a four is searched `block_extension`
+    /// plies deeper and never ends a line; the few answers to an open three may be searched
+    /// `defend_extension` deeper. Extensions stop at `extension_ply_cap` times the
+    /// iteration's depth.
+    fn threat_depth(&self, threat: Threat, depth: i32, ply: usize) -> Result<i32, Score> {
+        let extend = (ply as i32) < extension_ply_cap() * self.root_depth;
+        Ok(match threat {
+            Threat::Win(n) => return Err(mate_in(ply + n as usize)),
+            Threat::Loss(n) => return Err(mated_in(ply + n as usize)),
+            Threat::Block(_) if extend => (depth + block_extension()).max(1),
+            Threat::Block(_) => depth.max(1),
+            Threat::Defend if extend && depth >= defend_ext_min_depth() => {
+                depth + defend_extension()
+            }
+            _ => depth,
+        })
     }
 }

@@ -6,9 +6,39 @@ use crate::board::{Pattern4, Threat};
 use crate::core::{Color, Pos};
 
 use super::super::params::*;
-use super::Worker;
+use super::{NodeInfo, Worker};
 
 impl Worker<'_> {
+    /// Adds to the ordering scores of a node's `moves` what the search has learnt: the table
+    /// move above all, the killers, the counter move and the history.
+    pub(super) fn order_moves(&mut self, moves: &mut [(Pos, i32)], info: &NodeInfo) {
+        let (me, threat) = (info.me, info.threat);
+        let killers = self.hist.killers(info.ply);
+        let prev = self.board.last_move().unwrap_or(Pos::NONE);
+        let counter = if USE_COUNTER_MOVE {
+            self.hist.counter(me, prev)
+        } else {
+            Pos::NONE
+        };
+        for m in moves.iter_mut() {
+            if m.0 == info.tt_move {
+                m.1 += TT_MOVE_ORDER;
+            } else if m.0 == killers[0] {
+                m.1 += killer_bonus();
+                m.1 = killer_over_fours(m.1, threat, 1);
+            } else if m.0 == killers[1] {
+                m.1 += second_killer_bonus();
+                m.1 = killer_over_fours(m.1, threat, 0);
+            } else if m.0 == counter {
+                m.1 += counter_move_bonus();
+            }
+            m.1 += self.history_order(me, m.0);
+            if cont_history() > 0 {
+                m.1 += self.hist.cont_score(me, prev, m.0) / cont_order_divisor();
+            }
+        }
+    }
+
     /// The history part of `mv`'s ordering score for the mover `me`.
     #[inline]
     pub(super) fn history_order(&self, me: Color, mv: Pos) -> i32 {
@@ -107,7 +137,7 @@ pub(super) fn pick_next(moves: &mut [(Pos, i32)], i: usize) -> (Pos, i32) {
 /// A killer's ordering score `order` lifted above the plain fours at quiet nodes when
 /// `killer_four_rank` says so (`first` is 1 for the first killer, which stays ahead).
 #[inline]
-pub(super) fn killer_over_fours(order: i32, threat: Threat, first: i32) -> i32 {
+fn killer_over_fours(order: i32, threat: Threat, first: i32) -> i32 {
     if killer_four_rank() > 0 && order < FORCING_ORDER && matches!(threat, Threat::None) {
         FORCING_ORDER + killer_four_rank() + first
     } else {

@@ -1,15 +1,78 @@
 //! Pruning tests of a search thread: null-move pruning, the singular-extension test and the
 //! move-count limit.
 
-use crate::board::Pattern4;
+use crate::board::{Pattern4, Threat};
 use crate::core::Pos;
 
 use super::super::params::*;
 use super::super::score::{value_from_tt, Score, MATE_BOUND};
 use super::super::tt::{Bound, TtHit};
-use super::Worker;
+use super::{NodeInfo, Worker};
 
 impl Worker<'_> {
+    /// The value of table entry `h` when it settles the node (deep enough, and its bound
+    /// holds against the window); a table move that fails high there teaches the ordering
+    /// memory (`tt_cut_history`).
+    pub(super) fn tt_cutoff(
+        &mut self,
+        h: TtHit,
+        threat: Threat,
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+    ) -> Option<Score> {
+        let v = value_from_tt(h.value, ply);
+        let settles = h.depth >= depth
+            && match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= beta,
+                Bound::Upper => v <= alpha,
+                Bound::None => false,
+            };
+        if !settles {
+            return None;
+        }
+        if tt_cut_history() > 0 && v >= beta && !h.mv.is_none() {
+            self.reward_tt_cut(threat, ply, depth, h.mv);
+        }
+        Some(v)
+    }
+
+    /// The pruning of a quiet non-PV node before its moves: razoring (hopeless positions
+    /// drop into the threat quiescence), futility (a comfortable margin above beta at low
+    /// depth) and the null move. `Some` with the node's value when one applies.
+    pub(super) fn prune_quiet_node(
+        &mut self,
+        info: &NodeInfo,
+        alpha: Score,
+        beta: Score,
+    ) -> Option<Score> {
+        let (depth, ply, static_eval) = (info.depth, info.ply, info.static_eval);
+        if USE_FUTILITY && beta.abs() < MATE_BOUND {
+            if depth <= razor_depth() && static_eval + razor_margin() * depth < alpha {
+                let v = self.quiesce(alpha, beta, ply, info.threat);
+                if v < alpha {
+                    return Some(v);
+                }
+            }
+            if depth <= futility_depth()
+                && static_eval - futility_margin() * (depth - info.improving as i32) >= beta
+            {
+                return Some(static_eval);
+            }
+        }
+        if info.excluded.is_none() && self.null_move_allowed(ply, depth, static_eval, beta) {
+            if let Some(v) = self.null_move_search(beta, depth, ply, info.cut_node) {
+                return Some(v);
+            }
+            if self.stopped {
+                return Some(0);
+            }
+        }
+        None
+    }
+
     /// Whether a quiet non-PV node may try a null move: on, deep enough, well above beta, not
     /// right after another null move, and no shape of the opponent's that two moves in a row
     /// would turn into a win (a four-three, a double three, an open four or a five).
