@@ -1,15 +1,18 @@
-//! The linear evaluation's weights as run-time tunables, so that SPSA can tune them by play.
+//! The linear evaluation's weights and the move ordering's pattern values as run-time
+//! tunables, so that SPSA can tune them by play.
 //!
 //! Every weight of `weights::RENJU` and `weights::GOMOKU` that shapes quiet positions is listed
 //! as a tunable named `w_<family>_<table>_<shape>` (e.g. `w_renju_cell_me_flex3`,
-//! `w_gomoku_line_opp_block3`, `w_renju_tempo`) beside the search's tunables
-//! (`pbrain-pentad tunables`, `INFO tune_<name>`). As with those, a normal build evaluates
-//! with the constants and refuses to set anything; a build with the `tune` feature reads
-//! the current values, which start at the constants.
+//! `w_gomoku_line_opp_block3`, `w_renju_tempo`), and every ordering value below the forcing
+//! marks (`weights::ORDER`, one set for all rules) as `o_<table>_<shape>` (e.g.
+//! `o_attack_flex3`, `o_line_opp_block2`), beside the search's tunables (`pbrain-pentad
+//! tunables`, `INFO tune_<name>`). As with those, a normal build uses the constants and
+//! refuses to set anything; a build with the `tune` feature reads the current values, which
+//! start at the constants.
 
 use std::sync::{LazyLock, RwLock};
 
-use super::weights::{EvalWeights, GOMOKU, RENJU};
+use super::weights::{EvalWeights, OrderWeights, GOMOKU, ORDER, RENJU};
 use crate::core::RuleKind;
 use crate::search::tunable::{TunableKind, TunableSpec, TuneError, TUNING};
 
@@ -50,6 +53,9 @@ const PATTERN_NAMES: [&str; 11] = [
 const TUNED_CELLS: std::ops::RangeInclusive<usize> = 1..=11;
 /// The per-direction shapes whose weights are tunable: one stone blocked up to an open four.
 const TUNED_LINES: std::ops::RangeInclusive<usize> = 2..=9;
+/// The combined shapes whose ordering values are tunable: an open two up to the four-three
+/// (which the forcing marks rank above every quiet move anyway).
+const TUNED_ORDER_CELLS: std::ops::RangeInclusive<usize> = 2..=11;
 /// A tuned weight may move from its default by this many points at least…
 const MIN_SPAN: i32 = 40;
 /// …or by this many times its size, whichever is more.
@@ -67,6 +73,37 @@ enum Slot {
     CellOpp(usize),
     LineMe(usize),
     LineOpp(usize),
+}
+
+/// Which ordering value a tunable is.
+#[derive(Clone, Copy, Debug)]
+enum OrderSlot {
+    Attack(usize),
+    Defend(usize),
+    LineMe(usize),
+    LineOpp(usize),
+}
+
+impl OrderSlot {
+    fn get_mut(self, w: &mut OrderWeights) -> &mut i32 {
+        match self {
+            OrderSlot::Attack(i) => &mut w.attack[i],
+            OrderSlot::Defend(i) => &mut w.defend[i],
+            OrderSlot::LineMe(i) => &mut w.line_me[i],
+            OrderSlot::LineOpp(i) => &mut w.line_opp[i],
+        }
+    }
+
+    fn get(self, w: &OrderWeights) -> i32 {
+        *self.get_mut(&mut w.clone())
+    }
+}
+
+/// What a tunable sets: an evaluation weight of a family, or an ordering value.
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    Eval { family: usize, slot: Slot },
+    Order(OrderSlot),
 }
 
 impl Slot {
@@ -91,11 +128,10 @@ impl Slot {
     }
 }
 
-/// One tunable weight: its spec, family and place in the set.
+/// One tunable weight: its spec and what it sets.
 struct WeightTunable {
     spec: TunableSpec,
-    family: usize,
-    slot: Slot,
+    target: Target,
 }
 
 /// The spec of a whole-number tunable weight with default `default`.
@@ -133,8 +169,27 @@ static WEIGHT_TUNABLES: LazyLock<Vec<WeightTunable>> = LazyLock::new(|| {
         }
         for (slot, what) in slots {
             let spec = weight_spec(format!("w_{family_name}_{what}"), slot.get(weights));
-            list.push(WeightTunable { spec, family, slot });
+            let target = Target::Eval { family, slot };
+            list.push(WeightTunable { spec, target });
         }
+    }
+    let mut order_slots = Vec::new();
+    for i in TUNED_ORDER_CELLS {
+        let shape = PATTERN4_NAMES[i];
+        order_slots.push((OrderSlot::Attack(i), format!("attack_{shape}")));
+        order_slots.push((OrderSlot::Defend(i), format!("defend_{shape}")));
+    }
+    for i in TUNED_LINES {
+        let shape = PATTERN_NAMES[i];
+        order_slots.push((OrderSlot::LineMe(i), format!("line_me_{shape}")));
+        order_slots.push((OrderSlot::LineOpp(i), format!("line_opp_{shape}")));
+    }
+    for (slot, what) in order_slots {
+        let spec = weight_spec(format!("o_{what}"), slot.get(&ORDER));
+        list.push(WeightTunable {
+            spec,
+            target: Target::Order(slot),
+        });
     }
     list
 });
@@ -145,6 +200,8 @@ static SPECS: LazyLock<Vec<TunableSpec>> =
 
 /// The weights in use per family (read only by a `tune` build's evaluation).
 static TUNED: [RwLock<EvalWeights>; 2] = [RwLock::new(RENJU), RwLock::new(GOMOKU)];
+/// The ordering values in use (read only by a `tune` build's move generation).
+static TUNED_ORDER: RwLock<OrderWeights> = RwLock::new(ORDER);
 
 /// Every tunable weight's spec.
 pub fn specs() -> &'static [TunableSpec] {
@@ -161,10 +218,23 @@ pub fn current(kind: RuleKind) -> EvalWeights {
     *TUNED[family].read().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The ordering values the move generation uses: the constants, or in a `tune` build the
+/// values set at run time.
+pub fn current_order() -> OrderWeights {
+    if !TUNING {
+        return ORDER;
+    }
+    *TUNED_ORDER.read().unwrap_or_else(|e| e.into_inner())
+}
+
 /// The current value of the tunable weight `name`, if there is one.
 pub fn value(name: &str) -> Option<f64> {
     let t = WEIGHT_TUNABLES.iter().find(|t| t.spec.name == name)?;
-    Some(f64::from(t.slot.get(&current(family_kind(t.family)))))
+    let v = match t.target {
+        Target::Eval { family, slot } => slot.get(&current(family_kind(family))),
+        Target::Order(slot) => slot.get(&current_order()),
+    };
+    Some(f64::from(v))
 }
 
 /// A rule of family `family`.
@@ -187,8 +257,16 @@ pub fn set(name: &str, text: &str) -> Result<(), TuneError> {
     if !TUNING {
         return Err(TuneError::NotTuningBuild);
     }
-    let mut weights = TUNED[t.family].write().unwrap_or_else(|e| e.into_inner());
-    *t.slot.get_mut(&mut weights) = value as i32;
+    match t.target {
+        Target::Eval { family, slot } => {
+            let mut weights = TUNED[family].write().unwrap_or_else(|e| e.into_inner());
+            *slot.get_mut(&mut weights) = value as i32;
+        }
+        Target::Order(slot) => {
+            let mut weights = TUNED_ORDER.write().unwrap_or_else(|e| e.into_inner());
+            *slot.get_mut(&mut weights) = value as i32;
+        }
+    }
     Ok(())
 }
 
@@ -198,9 +276,12 @@ mod tests {
 
     #[test]
     fn every_listed_weight_reads_its_constant() {
-        assert_eq!(specs().len(), 39 + 37);
+        assert_eq!(specs().len(), 39 + 37 + 36);
         for t in WEIGHT_TUNABLES.iter() {
-            let constant = t.slot.get(&FAMILIES[t.family].1);
+            let constant = match t.target {
+                Target::Eval { family, slot } => slot.get(&FAMILIES[family].1),
+                Target::Order(slot) => slot.get(&ORDER),
+            };
             assert_eq!(t.spec.default, f64::from(constant), "{}", t.spec.name);
             assert!(t.spec.min <= t.spec.default && t.spec.default <= t.spec.max);
         }
@@ -210,6 +291,7 @@ mod tests {
             .unwrap();
         assert_eq!(flex3.default, f64::from(RENJU.cell_me[6]));
         assert!(specs().iter().all(|s| s.name != "w_gomoku_cell_me_forbid"));
+        assert_eq!(value("o_defend_flex3"), Some(f64::from(ORDER.defend[6])));
     }
 
     #[test]

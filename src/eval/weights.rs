@@ -48,15 +48,28 @@ pub fn for_rule(kind: RuleKind) -> &'static EvalWeights {
     }
 }
 
-/// Move ordering: value of the point for the mover's own shape (by `Pattern4`).
-pub const ORDER_ATTACK: [i32; 14] = [
-    0, 0, 40, 45, 100, 110, 180, 240, 800, 200, 280, 1800, 6000, 20_000,
-];
-/// Move ordering: value of the point for blocking the opponent's shape (by `Pattern4`).
-pub const ORDER_DEFEND: [i32; 14] = [
-    0, 0, 24, 28, 60, 70, 120, 160, 600, 120, 180, 1200, 4000, 16_000,
-];
-/// Move ordering: per-direction shape value for the mover (by `Pattern`).
-pub const ORDER_LINE_ME: [i32; 11] = [0, 0, 2, 4, 6, 12, 14, 30, 32, 60, 100];
-/// Move ordering: per-direction shape value of the opponent (by `Pattern`).
-pub const ORDER_LINE_OPP: [i32; 11] = [0, 0, 1, 3, 4, 9, 10, 22, 24, 45, 80];
+/// The move ordering's pattern values: what a point is worth to the mover by the shapes it
+/// makes and blocks there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OrderWeights {
+    /// Value of the point for the mover's own shape (by `Pattern4`).
+    pub attack: [i32; 14],
+    /// Value of the point for blocking the opponent's shape (by `Pattern4`).
+    pub defend: [i32; 14],
+    /// Per-direction shape value for the mover (by `Pattern`).
+    pub line_me: [i32; 11],
+    /// Per-direction shape value of the opponent (by `Pattern`).
+    pub line_opp: [i32; 11],
+}
+
+/// The move ordering's pattern values, for every rule.
+pub const ORDER: OrderWeights = OrderWeights {
+    attack: [
+        0, 0, 40, 45, 100, 110, 180, 240, 800, 200, 280, 1800, 6000, 20_000,
+    ],
+    defend: [
+        0, 0, 24, 28, 60, 70, 120, 160, 600, 120, 180, 1200, 4000, 16_000,
+    ],
+    line_me: [0, 0, 2, 4, 6, 12, 14, 30, 32, 60, 100],
+    line_opp: [0, 0, 1, 3, 4, 9, 10, 22, 24, 45, 80],
+};

@@ -7,22 +7,22 @@
 
 use crate::board::{Board, GenKind, Pattern4, Threat};
 use crate::core::{Color, Pos};
-use crate::eval::weights::{ORDER_ATTACK, ORDER_DEFEND, ORDER_LINE_ME, ORDER_LINE_OPP};
+use crate::eval::weights::OrderWeights;
 
 use super::params::{
     defend_four_order, four_forcing, DEFENCE_ORDER, FORCING_ORDER, USE_LINE_ORDER,
 };
 
-/// Ordering value of `p` for the mover `me`, whose class there is `a`.
+/// Ordering value of `p` for the mover `me`, whose class there is `a`, by the values `w`.
 #[inline]
-fn cell_order(board: &Board, p: Pos, me: Color, a: Pattern4) -> i32 {
+fn cell_order(w: &OrderWeights, board: &Board, p: Pos, me: Color, a: Pattern4) -> i32 {
     let opp = me.opp();
     let d = board.pattern4(p, opp);
-    let mut s = ORDER_ATTACK[a as usize] + ORDER_DEFEND[d as usize];
+    let mut s = w.attack[a as usize] + w.defend[d as usize];
     if USE_LINE_ORDER {
         for dir in 0..4 {
-            s += ORDER_LINE_ME[board.pattern(p, me, dir) as usize];
-            s += ORDER_LINE_OPP[board.pattern(p, opp, dir) as usize];
+            s += w.line_me[board.pattern(p, me, dir) as usize];
+            s += w.line_opp[board.pattern(p, opp, dir) as usize];
         }
     }
     let forcing_attack = if four_forcing() > 0 {
@@ -40,6 +40,11 @@ fn cell_order(board: &Board, p: Pos, me: Color, a: Pattern4) -> i32 {
 /// Empty for `Threat::Defend` when no defence exists (the node is lost).
 pub(crate) fn generate(board: &mut Board, threat: Threat, out: &mut Vec<(Pos, i32)>) {
     let me = board.side_to_move();
+    // A `tune` build reads the values set at run time; a normal one the constants.
+    #[cfg(feature = "tune")]
+    let w = &crate::eval::tuning::current_order();
+    #[cfg(not(feature = "tune"))]
+    let w = &crate::eval::weights::ORDER;
     match threat {
         Threat::Block(q) => out.push((q, FORCING_ORDER)),
         Threat::Defend => board.generate(me, GenKind::Defences, |b, p, a| {
@@ -53,10 +58,10 @@ pub(crate) fn generate(board: &mut Board, threat: Threat, out: &mut Vec<(Pos, i3
             } else {
                 0
             };
-            out.push((p, cell_order(b, p, me, a) + bonus));
+            out.push((p, cell_order(w, b, p, me, a) + bonus));
         }),
         _ => board.generate(me, GenKind::All, |b, p, a| {
-            out.push((p, cell_order(b, p, me, a)));
+            out.push((p, cell_order(w, b, p, me, a)));
         }),
     }
 }
