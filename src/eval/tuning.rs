@@ -60,10 +60,12 @@ const TUNED_ORDER_CELLS: std::ops::RangeInclusive<usize> = 2..=11;
 const MIN_SPAN: i32 = 40;
 /// …or by this many times its size, whichever is more.
 const SPAN_FACTOR: i32 = 3;
-/// SPSA's last perturbation of a weight: this fraction (1/n) of its size…
-const STEP_DIVISOR: i32 = 8;
+/// SPSA's last perturbation of a weight: this fraction (1/n) of its size… (an eighth, with
+/// every weight perturbed at once, moved the evaluation so far that θ+ and θ− played
+/// different games altogether: docs/experiments-2.md, session 18)
+const STEP_DIVISOR: i32 = 16;
 /// …and at least this much.
-const MIN_STEP: i32 = 2;
+const MIN_STEP: i32 = 1;
 
 /// Which weight of a set a tunable is.
 #[derive(Clone, Copy, Debug)]
