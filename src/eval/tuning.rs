@@ -97,7 +97,12 @@ impl OrderSlot {
     }
 
     fn get(self, w: &OrderWeights) -> i32 {
-        *self.get_mut(&mut w.clone())
+        match self {
+            OrderSlot::Attack(i) => w.attack[i],
+            OrderSlot::Defend(i) => w.defend[i],
+            OrderSlot::LineMe(i) => w.line_me[i],
+            OrderSlot::LineOpp(i) => w.line_opp[i],
+        }
     }
 }
 
@@ -213,7 +218,11 @@ pub fn specs() -> &'static [TunableSpec] {
 /// The weights the evaluation uses under `kind`: the constants, or in a `tune` build the
 /// values set at run time.
 pub fn current(kind: RuleKind) -> EvalWeights {
-    let family = family_index(kind);
+    current_of_family(family_index(kind))
+}
+
+/// The weights in use for family `family` (an index of [`FAMILIES`]).
+fn current_of_family(family: usize) -> EvalWeights {
     if !TUNING {
         return FAMILIES[family].1;
     }
@@ -233,19 +242,10 @@ pub fn current_order() -> OrderWeights {
 pub fn value(name: &str) -> Option<f64> {
     let t = WEIGHT_TUNABLES.iter().find(|t| t.spec.name == name)?;
     let v = match t.target {
-        Target::Eval { family, slot } => slot.get(&current(family_kind(family))),
+        Target::Eval { family, slot } => slot.get(&current_of_family(family)),
         Target::Order(slot) => slot.get(&current_order()),
     };
     Some(f64::from(v))
-}
-
-/// A rule of family `family`.
-fn family_kind(family: usize) -> RuleKind {
-    if family == family_index(RuleKind::Renju) {
-        RuleKind::Renju
-    } else {
-        RuleKind::Freestyle
-    }
 }
 
 /// Sets the tunable weight `name` from `text` (checked against its range); only a `tune`
