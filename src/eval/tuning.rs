@@ -51,8 +51,15 @@ const PATTERN_NAMES: [&str; 11] = [
 /// The combined shapes whose weights are tunable: forbidden points (renju only) up to the
 /// four-three. An open four or a five on the board is the search's business.
 const TUNED_CELLS: std::ops::RangeInclusive<usize> = 1..=11;
-/// The per-direction shapes whose weights are tunable: one stone blocked up to an open four.
-const TUNED_LINES: std::ops::RangeInclusive<usize> = 2..=9;
+/// The per-direction shapes whose evaluation weights are tunable: two stones blocked up to
+/// an open four. The one-stone shapes are left out: every stone makes dozens of them, so one
+/// point more for the mover's than for the opponent's acts as a tempo bonus of a hundred
+/// or more, which wrecks the pruning margins (−220 Elo for a change of 1 and 1,
+/// docs/experiments-2.md, session 18).
+const TUNED_LINES: std::ops::RangeInclusive<usize> = 4..=9;
+/// The per-direction shapes whose ordering values are tunable: one stone blocked up to an
+/// open four (the ordering compares sibling moves, so no margin depends on them).
+const TUNED_ORDER_LINES: std::ops::RangeInclusive<usize> = 2..=9;
 /// The combined shapes whose ordering values are tunable: an open two up to the four-three
 /// (which the forcing marks rank above every quiet move anyway).
 const TUNED_ORDER_CELLS: std::ops::RangeInclusive<usize> = 2..=11;
@@ -186,7 +193,7 @@ static WEIGHT_TUNABLES: LazyLock<Vec<WeightTunable>> = LazyLock::new(|| {
         order_slots.push((OrderSlot::Attack(i), format!("attack_{shape}")));
         order_slots.push((OrderSlot::Defend(i), format!("defend_{shape}")));
     }
-    for i in TUNED_LINES {
+    for i in TUNED_ORDER_LINES {
         let shape = PATTERN_NAMES[i];
         order_slots.push((OrderSlot::LineMe(i), format!("line_me_{shape}")));
         order_slots.push((OrderSlot::LineOpp(i), format!("line_opp_{shape}")));
@@ -278,7 +285,7 @@ mod tests {
 
     #[test]
     fn every_listed_weight_reads_its_constant() {
-        assert_eq!(specs().len(), 39 + 37 + 36);
+        assert_eq!(specs().len(), 35 + 33 + 36);
         for t in WEIGHT_TUNABLES.iter() {
             let constant = match t.target {
                 Target::Eval { family, slot } => slot.get(&FAMILIES[family].1),
@@ -293,6 +300,7 @@ mod tests {
             .unwrap();
         assert_eq!(flex3.default, f64::from(RENJU.cell_me[6]));
         assert!(specs().iter().all(|s| s.name != "w_gomoku_cell_me_forbid"));
+        assert!(specs().iter().all(|s| s.name != "w_renju_line_me_block1"));
         assert_eq!(value("o_defend_flex3"), Some(f64::from(ORDER.defend[6])));
     }
 
