@@ -122,12 +122,17 @@ fn a_normal_build_ignores_tune_keys_silently() {
     assert_eq!(tunable_value("w_renju_tempo"), Some(12.0));
 }
 
-/// The linear evaluation of a fixed renju position, Black to move.
+/// A fixed renju position, Black to move.
+#[cfg(feature = "tune")]
+fn renju_board() -> pentad::board::Board {
+    use pentad::search::bench::board_from_moves;
+    board_from_moves(pentad::core::Rule::RENJU, 15, "h8 i9 i7 g9").unwrap()
+}
+
+/// The linear evaluation of [`renju_board`].
 #[cfg(feature = "tune")]
 fn renju_evaluation() -> i32 {
-    use pentad::search::bench::board_from_moves;
-    let board = board_from_moves(pentad::core::Rule::RENJU, 15, "h8 i9 i7 g9").unwrap();
-    pentad::eval::evaluate_linear(&board)
+    pentad::eval::evaluate_linear(&renju_board())
 }
 
 /// Nodes of a fixed-depth one-thread search of a fixed position with a fresh table.
@@ -190,4 +195,16 @@ fn a_tuning_build_sets_checked_values_through_info() {
         out[0].starts_with("ERROR INFO tune_w_renju_tempo"),
         "{out:?}"
     );
+    use pentad::board::Pattern::Block1 as BLOCK1;
+    use pentad::core::Color::White as WHITE;
+    // A one-stone correction in sixteenths: a whole point on the opponent's one-stone cells
+    // moves the evaluation by their count, half a point by half of it.
+    let opp_block1 = i32::try_from(renju_board().pattern_count(WHITE, BLOCK1)).unwrap();
+    assert!(opp_block1 > 0);
+    assert!(feed(&mut s, "INFO tune_w_renju_fine_opp_block1 -16").is_empty());
+    assert_eq!(renju_evaluation(), default_eval + opp_block1);
+    assert!(feed(&mut s, "INFO tune_w_renju_fine_opp_block1 -8").is_empty());
+    assert_eq!(renju_evaluation(), default_eval + opp_block1 / 2);
+    assert!(feed(&mut s, "INFO tune_w_renju_fine_opp_block1 0").is_empty());
+    assert_eq!(renju_evaluation(), default_eval);
 }

@@ -70,6 +70,9 @@ pub fn evaluate_linear(board: &Board) -> i32 {
         s += w.line_me[i] * board.pattern_count(me, p) as i32;
         s -= w.line_opp[i] * board.pattern_count(opp, p) as i32;
     }
+    let fine = w.fine_me_block1 * board.pattern_count(me, Pattern::Block1) as i32
+        - w.fine_opp_block1 * board.pattern_count(opp, Pattern::Block1) as i32;
+    s += fine / weights::FINE_UNIT;
     s.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 

@@ -55,7 +55,8 @@ const TUNED_CELLS: std::ops::RangeInclusive<usize> = 1..=11;
 /// an open four. The one-stone shapes are left out: every stone makes dozens of them, so one
 /// point more for the mover's than for the opponent's acts as a tempo bonus of a hundred
 /// or more, which wrecks the pruning margins (−220 Elo for a change of 1 and 1,
-/// docs/experiments-2.md, session 18).
+/// docs/experiments-2.md, session 18); their sixteenth-of-a-point corrections
+/// (`w_<family>_fine_me_block1`, `w_<family>_fine_opp_block1`) are tunable instead.
 const TUNED_LINES: std::ops::RangeInclusive<usize> = 4..=9;
 /// The per-direction shapes whose ordering values are tunable: one stone blocked up to an
 /// open four (the ordering compares sibling moves, so no margin depends on them).
@@ -82,6 +83,8 @@ enum Slot {
     CellOpp(usize),
     LineMe(usize),
     LineOpp(usize),
+    FineMeBlock1,
+    FineOppBlock1,
 }
 
 /// Which ordering value a tunable is.
@@ -128,6 +131,8 @@ impl Slot {
             Slot::CellOpp(i) => w.cell_opp[i],
             Slot::LineMe(i) => w.line_me[i],
             Slot::LineOpp(i) => w.line_opp[i],
+            Slot::FineMeBlock1 => w.fine_me_block1,
+            Slot::FineOppBlock1 => w.fine_opp_block1,
         }
     }
 
@@ -138,6 +143,8 @@ impl Slot {
             Slot::CellOpp(i) => &mut w.cell_opp[i],
             Slot::LineMe(i) => &mut w.line_me[i],
             Slot::LineOpp(i) => &mut w.line_opp[i],
+            Slot::FineMeBlock1 => &mut w.fine_me_block1,
+            Slot::FineOppBlock1 => &mut w.fine_opp_block1,
         }
     }
 }
@@ -181,6 +188,8 @@ static WEIGHT_TUNABLES: LazyLock<Vec<WeightTunable>> = LazyLock::new(|| {
             slots.push((Slot::LineMe(i), format!("line_me_{shape}")));
             slots.push((Slot::LineOpp(i), format!("line_opp_{shape}")));
         }
+        slots.push((Slot::FineMeBlock1, "fine_me_block1".to_string()));
+        slots.push((Slot::FineOppBlock1, "fine_opp_block1".to_string()));
         for (slot, what) in slots {
             let spec = weight_spec(format!("w_{family_name}_{what}"), slot.get(weights));
             let target = Target::Eval { family, slot };
@@ -285,7 +294,7 @@ mod tests {
 
     #[test]
     fn every_listed_weight_reads_its_constant() {
-        assert_eq!(specs().len(), 35 + 33 + 36);
+        assert_eq!(specs().len(), 37 + 35 + 36);
         for t in WEIGHT_TUNABLES.iter() {
             let constant = match t.target {
                 Target::Eval { family, slot } => slot.get(&FAMILIES[family].1),

@@ -20,7 +20,16 @@ pub struct EvalWeights {
     pub line_me: [i32; 11],
     /// Value of each per-direction pattern cell count for the opponent.
     pub line_opp: [i32; 11],
+    /// A correction to `line_me[Block1]` in [`FINE_UNIT`]ths of a point. Every stone makes
+    /// dozens of one-stone line cells, so their weights act as a tempo term whose whole-point
+    /// steps are too coarse (docs/experiments-2.md, sessions 18-19).
+    pub fine_me_block1: i32,
+    /// A correction to `line_opp[Block1]` in [`FINE_UNIT`]ths of a point.
+    pub fine_opp_block1: i32,
 }
+
+/// The unit of the one-stone corrections: a sixteenth of a point.
+pub const FINE_UNIT: i32 = 16;
 
 /// Weights for renju.
 pub const RENJU: EvalWeights = EvalWeights {
@@ -29,6 +38,8 @@ pub const RENJU: EvalWeights = EvalWeights {
     cell_opp: [0, -76, -19, -2, -15, 4, -1, 28, 54, -4, 95, 226, 198, 0],
     line_me: [0, 0, 0, -3, 7, 6, 16, 9, 67, 27, 0],
     line_opp: [0, 0, -1, -3, 7, 6, 18, 11, 88, 88, 0],
+    fine_me_block1: 0,
+    fine_opp_block1: 0,
 };
 
 /// Weights for freestyle, standard and caro (no forbidden points).
@@ -38,6 +49,8 @@ pub const GOMOKU: EvalWeights = EvalWeights {
     cell_opp: [0, 0, -11, 3, -3, 13, 8, 36, 26, 8, 69, 221, 165, 0],
     line_me: [0, 0, -1, -1, 0, 9, 3, 20, 60, 30, 0],
     line_opp: [0, 0, -2, -1, 0, 9, 7, 24, 68, 70, 0],
+    fine_me_block1: 0,
+    fine_opp_block1: 0,
 };
 
 /// The weight set used under `kind`.

@@ -82,6 +82,10 @@ fn current_weights(kind: RuleKind) -> Vec<f64> {
     w.extend(set.cell_opp.iter().map(|&v| v as f64));
     w.extend(set.line_me.iter().map(|&v| v as f64));
     w.extend(set.line_opp.iter().map(|&v| v as f64));
+    // The one-stone weights' fine corrections, in points.
+    let unit = f64::from(weights::FINE_UNIT);
+    w[1 + 2 * N4 + Pattern::Block1 as usize] += f64::from(set.fine_me_block1) / unit;
+    w[1 + 2 * N4 + NL + Pattern::Block1 as usize] += f64::from(set.fine_opp_block1) / unit;
     w.push(0.0);
     w
 }
@@ -443,6 +447,16 @@ fn print_set(name: &str, w: &[f64]) {
     print_array("cell_opp", &w[1 + N4..1 + 2 * N4]);
     print_array("line_me", &w[1 + 2 * N4..1 + 2 * N4 + NL]);
     print_array("line_opp", &w[1 + 2 * N4 + NL..NP]);
+    // The one-stone weights' fractions, in the fine unit.
+    let fine = |i: usize| ((w[i] - w[i].round()) * f64::from(weights::FINE_UNIT)).round() as i64;
+    println!(
+        "    fine_me_block1: {},",
+        fine(1 + 2 * N4 + Pattern::Block1 as usize)
+    );
+    println!(
+        "    fine_opp_block1: {},",
+        fine(1 + 2 * N4 + NL + Pattern::Block1 as usize)
+    );
     println!("}};");
 }
 
