@@ -64,6 +64,10 @@ pub struct Args {
     /// The learning rate at the end of the run, as in the tunables listing.
     #[arg(long, default_value_t = 0.002)]
     pub r_end: f64,
+    /// Starting values other than the defaults, `name=value`, comma-separated or repeated
+    /// (names among the tuned ones; a resumed run goes on from its state file instead).
+    #[arg(long, value_delimiter = ',')]
+    pub start: Vec<String>,
 }
 
 /// The schedule's exponents and the stability constant's share of the run.
@@ -107,10 +111,7 @@ fn engine_value(spec: &TunableSpec, v: f64) -> String {
 pub fn run(args: &Args) -> Result<()> {
     let specs = chosen_specs(&args.params)?;
     check_tune_build(&args.engine, specs[0])?;
-    let mut theta: BTreeMap<String, f64> = specs
-        .iter()
-        .map(|s| (s.name.to_string(), s.default))
-        .collect();
+    let mut theta = start_point(&specs, &args.start)?;
     let done = read_state(&args.out)?;
     if let Some(last) = done.last() {
         theta.extend(last.theta.clone());
@@ -155,6 +156,30 @@ pub fn run(args: &Args) -> Result<()> {
         println!("{}", report_line(&line, &specs));
     }
     Ok(())
+}
+
+/// The tuned parameters' starting values: their defaults, but for the `name=value` items of
+/// `start`, each checked against its tunable's range.
+fn start_point(specs: &[&TunableSpec], start: &[String]) -> Result<BTreeMap<String, f64>> {
+    let mut theta: BTreeMap<String, f64> = specs
+        .iter()
+        .map(|s| (s.name.to_string(), s.default))
+        .collect();
+    for item in start {
+        let (name, value) = item
+            .split_once('=')
+            .with_context(|| format!("--start `{item}`: expected name=value"))?;
+        let name = name.trim().to_ascii_lowercase();
+        let spec = specs
+            .iter()
+            .find(|s| s.name == name)
+            .with_context(|| format!("--start `{item}`: `{name}` is not among --params"))?;
+        let v = spec
+            .parse(value.trim())
+            .map_err(|e| anyhow::anyhow!("--start `{item}`: {e}"))?;
+        theta.insert(name, v);
+    }
+    Ok(theta)
 }
 
 fn tune_option(spec: &TunableSpec, v: f64) -> (String, String) {
@@ -321,6 +346,23 @@ mod tests {
             engine_value(s, s.min + 0.6),
             format!("{}", (s.min + 0.6).round() as i64)
         );
+    }
+
+    #[test]
+    fn a_start_point_replaces_defaults_within_range() {
+        let specs = chosen_specs(&["futility_margin".into(), "lmr_min_moves".into()]).unwrap();
+        let fm = specs[0];
+        let theta = start_point(&specs, &[format!("FUTILITY_MARGIN={}", fm.min)]).unwrap();
+        assert_eq!(theta["futility_margin"], fm.min);
+        assert_eq!(theta["lmr_min_moves"], specs[1].default);
+        for bad in [
+            format!("futility_margin={}", fm.max + 1.0),
+            "futility_margin".to_string(),
+            "futility_margin=abc".to_string(),
+            "razor_margin=100".to_string(),
+        ] {
+            assert!(start_point(&specs, &[bad.clone()]).is_err(), "{bad}");
+        }
     }
 
     #[test]
