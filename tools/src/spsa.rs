@@ -361,7 +361,10 @@ mod tests {
             "futility_margin=abc".to_string(),
             "razor_margin=100".to_string(),
         ] {
-            assert!(start_point(&specs, &[bad.clone()]).is_err(), "{bad}");
+            assert!(
+                start_point(&specs, std::slice::from_ref(&bad)).is_err(),
+                "{bad}"
+            );
         }
     }
 
