@@ -20,9 +20,10 @@ pub struct EvalWeights {
     pub line_me: [i32; 11],
     /// Value of each per-direction pattern cell count for the opponent.
     pub line_opp: [i32; 11],
-    /// A correction to `line_me[Block1]` in [`FINE_UNIT`]ths of a point. Every stone makes
-    /// dozens of one-stone line cells, so their weights act as a tempo term whose whole-point
-    /// steps are too coarse (docs/experiments-2.md, sessions 18-19).
+    /// A correction to `line_me[Block1]` in [`FINE_UNIT`]ths of a point, a tuning handle:
+    /// every stone makes dozens of one-stone line cells, so their weights act as a tempo term
+    /// that whole points tune only coarsely (zero here: half a point either way measured no
+    /// gain, docs/experiments-2.md, sessions 18-19).
     pub fine_me_block1: i32,
     /// A correction to `line_opp[Block1]` in [`FINE_UNIT`]ths of a point.
     pub fine_opp_block1: i32,
