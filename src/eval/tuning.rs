@@ -5,7 +5,7 @@
 //! as a tunable named `w_<family>_<table>_<shape>` (e.g. `w_renju_cell_me_flex3`,
 //! `w_gomoku_line_opp_block3`, `w_renju_tempo`), and every ordering value below the forcing
 //! marks (`weights::ORDER`, one set for all rules) as `o_<table>_<shape>` (e.g.
-//! `o_attack_flex3`, `o_line_opp_block2`), beside the search's tunables (`pbrain-pentad
+//! `o_attack_flex3`, `o_defend_block4`), beside the search's tunables (`pbrain-pentad
 //! tunables`, `INFO tune_<name>`). As with those, a normal build uses the constants and
 //! refuses to set anything; a build with the `tune` feature reads the current values, which
 //! start at the constants.
@@ -14,6 +14,7 @@ use std::sync::{LazyLock, RwLock};
 
 use super::weights::{EvalWeights, OrderWeights, GOMOKU, ORDER, RENJU};
 use crate::core::RuleKind;
+use crate::search::params::USE_LINE_ORDER;
 use crate::search::tunable::{TunableKind, TunableSpec, TuneError, TUNING};
 
 /// The rule families with their own weights, in the order of [`TUNED`].
@@ -202,10 +203,14 @@ static WEIGHT_TUNABLES: LazyLock<Vec<WeightTunable>> = LazyLock::new(|| {
         order_slots.push((OrderSlot::Attack(i), format!("attack_{shape}")));
         order_slots.push((OrderSlot::Defend(i), format!("defend_{shape}")));
     }
-    for i in TUNED_ORDER_LINES {
-        let shape = PATTERN_NAMES[i];
-        order_slots.push((OrderSlot::LineMe(i), format!("line_me_{shape}")));
-        order_slots.push((OrderSlot::LineOpp(i), format!("line_opp_{shape}")));
+    // The per-direction ordering values are read only when move ordering uses them; listing
+    // them otherwise would hand SPSA parameters that change nothing.
+    if USE_LINE_ORDER {
+        for i in TUNED_ORDER_LINES {
+            let shape = PATTERN_NAMES[i];
+            order_slots.push((OrderSlot::LineMe(i), format!("line_me_{shape}")));
+            order_slots.push((OrderSlot::LineOpp(i), format!("line_opp_{shape}")));
+        }
     }
     for (slot, what) in order_slots {
         let spec = weight_spec(format!("o_{what}"), slot.get(&ORDER));
@@ -294,7 +299,12 @@ mod tests {
 
     #[test]
     fn every_listed_weight_reads_its_constant() {
-        assert_eq!(specs().len(), 37 + 35 + 36);
+        // Ordering: attack and defence values (20), plus the per-direction ones (16) only
+        // when move ordering reads them.
+        let order = 20 + if USE_LINE_ORDER { 16 } else { 0 };
+        assert_eq!(specs().len(), 37 + 35 + order);
+        let dead_line_values = specs().iter().any(|s| s.name.starts_with("o_line_"));
+        assert_eq!(dead_line_values, USE_LINE_ORDER);
         for t in WEIGHT_TUNABLES.iter() {
             let constant = match t.target {
                 Target::Eval { family, slot } => slot.get(&FAMILIES[family].1),
