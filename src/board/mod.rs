@@ -15,6 +15,7 @@ mod bench;
 mod candidates;
 pub mod debug;
 mod forbid;
+mod fourthree;
 mod incr;
 mod movegen;
 mod pattern;

@@ -21,6 +21,10 @@ pub enum GenKind {
     /// the opponent no open four and no five (class below `Block4` for `c`), then `c`'s own
     /// fours (class `Block4` and above), which keep the initiative.
     Defences,
+    /// Against the opponent's winning four-three points (see `fourthree.rs`): every point
+    /// that leaves the opponent none, then `c`'s own fours. Empty when the opponent has no
+    /// winning four-three point.
+    FourThreeDefences,
 }
 
 /// Longest list of points the defence generator considers (bounds what real positions need).
@@ -41,6 +45,7 @@ impl Board {
             GenKind::Threats => self.generate_playable(c, Pattern4::Flex3, emit),
             GenKind::Fours => self.generate_fours(c, emit),
             GenKind::Defences => self.generate_defences(c, emit),
+            GenKind::FourThreeDefences => self.generate_four_three_defences(c, emit),
         }
     }
 
@@ -75,6 +80,20 @@ impl Board {
                 left -= 1;
                 emit(self, p, a);
             }
+        }
+    }
+
+    /// See [`GenKind::FourThreeDefences`]; `c` is the defending colour.
+    fn generate_four_three_defences<F: FnMut(&Board, Pos, Pattern4)>(
+        &mut self,
+        c: Color,
+        mut emit: F,
+    ) {
+        let mut wins = [Pos::NONE; MAX_THREAT_POINTS];
+        let n = self.winning_four_threes(c.opp(), &mut wins);
+        if n > 0 {
+            self.four_three_defences(c, &wins[..n], &mut emit);
+            self.generate_fours(c, emit);
         }
     }
 

@@ -2,7 +2,8 @@
 //! threat the side to move faces, each move scored for ordering.
 //!
 //! Against a five only its block is generated; against an open three the defences plus own
-//! fours; otherwise every candidate, ordered by the pattern values of both colours plus the
+//! fours; against a winning four-three point the moves that stop it plus own fours;
+//! otherwise every candidate, ordered by the pattern values of both colours plus the
 //! learned ordering values when the tables in use have them (`eval::tables`).
 
 use crate::board::{Board, GenKind, Pattern4, Threat};
@@ -10,7 +11,8 @@ use crate::core::{Color, Pos};
 use crate::eval::weights::OrderWeights;
 
 use super::params::{
-    defend_four_order, four_forcing, DEFENCE_ORDER, FORCING_ORDER, USE_LINE_ORDER,
+    defend_four_order, four_forcing, four_three_defence, DEFENCE_ORDER, FORCING_ORDER,
+    USE_LINE_ORDER,
 };
 
 /// Ordering value of `p` for the mover `me`, whose class there is `a`, by the values `w`.
@@ -60,19 +62,38 @@ pub(crate) fn generate(board: &mut Board, threat: Threat, out: &mut Vec<(Pos, i3
             };
             out.push((p, cell_order(w, b, p, me, a) + bonus));
         }),
-        _ => board.generate(me, GenKind::All, |b, p, a| {
-            out.push((p, cell_order(w, b, p, me, a)));
-        }),
+        _ => {
+            if four_three_defence() > 0 && board.pattern4_count(me.opp(), Pattern4::Block4Flex3) > 0
+            {
+                board.generate(me, GenKind::FourThreeDefences, |b, p, a| {
+                    out.push((p, cell_order(w, b, p, me, a)));
+                });
+                if !out.is_empty() {
+                    return;
+                }
+            }
+            board.generate(me, GenKind::All, |b, p, a| {
+                out.push((p, cell_order(w, b, p, me, a)));
+            })
+        }
     }
 }
 
-/// Root moves: as `generate`, but a lost or won position still gets every candidate.
+/// Root moves: as `generate` against a four or an open three (every candidate when that
+/// leaves none), and every candidate otherwise.
 pub(crate) fn generate_root(board: &Board, threat: Threat, out: &mut Vec<(Pos, i32)>) {
     let mut b = board.clone();
     if matches!(threat, Threat::Block(_) | Threat::Defend) {
         generate(&mut b, threat, out);
     }
     if out.is_empty() {
-        generate(&mut b, Threat::None, out);
+        let me = b.side_to_move();
+        #[cfg(feature = "tune")]
+        let w = &crate::eval::tuning::current_order();
+        #[cfg(not(feature = "tune"))]
+        let w = &crate::eval::weights::ORDER;
+        b.generate(me, GenKind::All, |b, p, a| {
+            out.push((p, cell_order(w, b, p, me, a)));
+        });
     }
 }

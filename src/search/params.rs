@@ -220,6 +220,14 @@ tunables! {
     /// big threat) may get a late-move reduction like a quiet move (it is still ordered first
     /// and never pruned); 0: fours are never reduced.
     reduce_plain_fours: i32 = 0, 0..=1, step 1;
+    /// 1: where the opponent has a four-three point that wins by force, a non-root node with no
+    /// other threat to answer searches only the moves that leave it none, plus its own fours
+    /// (all moves when there are none); 0: every candidate.
+    four_three_defence: i32 = 1, 0..=1, step 1;
+    /// 1: a node with no four or open four on the board returns a mate at once when the side
+    /// to move has a winning four-three point, or a double three the opponent cannot meet
+    /// with a four (`Board::quick_win`); 0: the search finds them.
+    quick_wins: i32 = 1, 0..=1, step 1;
     /// Plies added to the forced block of the opponent's four (0: the block costs a ply).
     block_extension: i32 = 1, 0..=2, step 1;
     /// A plain four (one that makes no open three) is a forcing move: ordered first, never

@@ -301,6 +301,11 @@ impl<'a> Worker<'a> {
             Ok(depth) => depth,
             Err(mate) => return mate,
         };
+        if quick_wins() > 0 && matches!(threat, Threat::None | Threat::Defend) {
+            if let Some(plies) = self.board.quick_win() {
+                return mate_in(ply + plies as usize);
+            }
+        }
         if ply >= MAX_SEARCH_PLY {
             return eval::evaluate(&self.board);
         }
