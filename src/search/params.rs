@@ -224,6 +224,9 @@ tunables! {
     /// other threat to answer searches only the moves that leave it none, plus its own fours
     /// (all moves when there are none); 0: every candidate.
     four_three_defence: i32 = 1, 0..=1, step 1;
+    /// Plies added to a node that must answer the opponent's winning four-three point (with
+    /// `four_three_defence`; 0: none). Capped like the other extensions.
+    four_three_extension: i32 = 0, 0..=1, step 1;
     /// 1: a node with no four or open four on the board returns a mate at once when the side
     /// to move has a winning four-three point, or a double three the opponent cannot meet
     /// with a four (`Board::quick_win`); 0: the search finds them.

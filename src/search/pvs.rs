@@ -306,6 +306,14 @@ impl<'a> Worker<'a> {
                 return mate_in(ply + plies as usize);
             }
         }
+        if four_three_extension() > 0
+            && four_three_defence() > 0
+            && matches!(threat, Threat::None)
+            && (ply as i32) < extension_ply_cap() * self.root_depth
+            && self.board.faces_winning_four_three()
+        {
+            depth += four_three_extension();
+        }
         if ply >= MAX_SEARCH_PLY {
             return eval::evaluate(&self.board);
         }
