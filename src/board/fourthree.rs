@@ -211,7 +211,7 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use crate::board::testutil::{at, setup};
+    use crate::board::testutil::{at, random_games, setup};
     use crate::board::{GenKind, Pattern4};
     use crate::core::{Color, Pos, Rule};
 
@@ -338,46 +338,33 @@ mod tests {
     /// empty point tried). The walk must meet such positions, or the test proves nothing.
     #[test]
     fn defences_match_the_brute_force_in_random_games() {
-        use rand::{rngs::StdRng, Rng, SeedableRng};
-        let mut rng = StdRng::seed_from_u64(43);
         let mut checked = [0u32; 2];
         for (k, rule) in [Rule::FREESTYLE, Rule::RENJU].into_iter().enumerate() {
-            for _ in 0..150 {
-                let mut b = crate::board::Board::new(15, 15, rule).unwrap();
-                for _ in 0..70 {
-                    if b.last_move_won().is_some() {
-                        break;
-                    }
-                    let me = b.side_to_move();
-                    let cands: Vec<Pos> = b.candidates().filter(|&p| b.can_play(p, me)).collect();
-                    if cands.is_empty() {
-                        break;
-                    }
-                    b.make_move(cands[rng.gen_range(0..cands.len())]);
-                    let (c, opp) = (b.side_to_move(), b.side_to_move().opp());
-                    let quiet = [Pattern4::Five, Pattern4::Flex4]
-                        .iter()
-                        .all(|&p| b.pattern4_count(opp, p) == 0 && b.pattern4_count(c, p) == 0);
-                    let mut wins = [Pos::NONE; 4];
-                    if !quiet || b.winning_four_threes(opp, &mut wins) == 0 {
-                        continue;
-                    }
-                    let mut got: Vec<Pos> = moves(&mut b, c)
-                        .into_iter()
-                        .filter(|&p| b.pattern4(p, c) < Pattern4::Block4)
-                        .collect();
-                    got.sort_by_key(|p| p.index());
-                    let mut want = brute(&mut b, c);
-                    want.sort_by_key(|p| p.index());
-                    assert_eq!(
-                        got,
-                        want,
-                        "{rule:?} after {:?}",
-                        b.history().collect::<Vec<_>>()
-                    );
-                    checked[k] += 1;
+            random_games(rule, 43, 150, 70, |b| {
+                let (c, opp) = (b.side_to_move(), b.side_to_move().opp());
+                let quiet = [Pattern4::Five, Pattern4::Flex4]
+                    .iter()
+                    .all(|&p| b.pattern4_count(opp, p) == 0 && b.pattern4_count(c, p) == 0);
+                let mut wins = [Pos::NONE; 4];
+                if !quiet || b.winning_four_threes(opp, &mut wins) == 0 {
+                    return true;
                 }
-            }
+                let mut got: Vec<Pos> = moves(b, c)
+                    .into_iter()
+                    .filter(|&p| b.pattern4(p, c) < Pattern4::Block4)
+                    .collect();
+                got.sort_by_key(|p| p.index());
+                let mut want = brute(b, c);
+                want.sort_by_key(|p| p.index());
+                assert_eq!(
+                    got,
+                    want,
+                    "{rule:?} after {:?}",
+                    b.history().collect::<Vec<_>>()
+                );
+                checked[k] += 1;
+                true
+            });
         }
         assert!(
             checked.iter().all(|&n| n >= 20),

@@ -21,7 +21,7 @@ mod movegen;
 mod pattern;
 mod queries;
 #[cfg(test)]
-mod testutil;
+pub(crate) mod testutil;
 mod values;
 
 pub use bench::{bench_fixed_rounds, bench_move_undo};

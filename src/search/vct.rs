@@ -149,6 +149,7 @@ fn defend(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::testutil::random_games;
     use crate::core::Rule;
     use crate::search::bench::board_from_moves;
 
@@ -186,41 +187,28 @@ mod tests {
     /// double threes whose defender has fours that do not help.)
     #[test]
     fn every_quick_win_is_a_proved_five_ply_threat_win() {
-        use rand::{rngs::StdRng, Rng, SeedableRng};
-        let mut rng = StdRng::seed_from_u64(5);
         let mut found = [0u32; 2];
         for (k, rule) in [Rule::FREESTYLE, Rule::RENJU].into_iter().enumerate() {
-            for _ in 0..120 {
-                let mut b = Board::new(15, 15, rule).unwrap();
-                for _ in 0..60 {
-                    if b.last_move_won().is_some() || !matches!(b.threat(), Threat::None) {
-                        break;
-                    }
-                    let me = b.side_to_move();
-                    let cands: Vec<Pos> = b.candidates().filter(|&p| b.can_play(p, me)).collect();
-                    if cands.is_empty() {
-                        break;
-                    }
-                    b.make_move(cands[rng.gen_range(0..cands.len())]);
-                    if !matches!(b.threat(), Threat::None) {
-                        continue;
-                    }
-                    let Some(quick) = b.quick_win() else {
-                        continue;
-                    };
-                    let mut budget = 1_000_000;
-                    let win = vct_root(&mut b, 5, &mut budget);
-                    let proved = win.as_ref().map(|w| w.1);
-                    let moves: Vec<_> = b.history().map(|(p, _)| p.to_human()).collect();
-                    let line: Vec<_> = win
-                        .iter()
-                        .flat_map(|w| &w.2)
-                        .map(|p| p.to_human())
-                        .collect();
-                    assert_eq!(Some(quick), proved, "{rule:?} after {moves:?}: {line:?}");
-                    found[k] += 1;
+            random_games(rule, 5, 120, 60, |b| {
+                if !matches!(b.threat(), Threat::None) {
+                    return false;
                 }
-            }
+                let Some(quick) = b.quick_win() else {
+                    return true;
+                };
+                let mut budget = 1_000_000;
+                let win = vct_root(b, 5, &mut budget);
+                let proved = win.as_ref().map(|w| w.1);
+                let moves: Vec<_> = b.history().map(|(p, _)| p.to_human()).collect();
+                let line: Vec<_> = win
+                    .iter()
+                    .flat_map(|w| &w.2)
+                    .map(|p| p.to_human())
+                    .collect();
+                assert_eq!(Some(quick), proved, "{rule:?} after {moves:?}: {line:?}");
+                found[k] += 1;
+                true
+            });
         }
         assert!(
             found.iter().all(|&n| n >= 10),
