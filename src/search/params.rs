@@ -174,7 +174,7 @@ tunables! {
     nmp_depth_divisor: i32 = 4, 1..=16, step 1;
     /// Internal iterative reduction: a PV or cut node without a table move searches one ply
     /// less from this remaining depth (0: off).
-    iir_min_depth: i32 = 0, 0..=12, step 1;
+    iir_min_depth: i32 = 6, 0..=12, step 1;
     /// Plies added to a node that must answer the opponent's open three (0: none).
     defend_extension: i32 = 1, 0..=1, step 1;
     /// The defend extension only from this remaining depth (1: an open three met at the
