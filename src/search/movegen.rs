@@ -72,11 +72,17 @@ pub(crate) fn generate(board: &mut Board, threat: Threat, out: &mut Vec<(Pos, i3
                     return;
                 }
             }
-            board.generate(me, GenKind::All, |b, p, a| {
-                out.push((p, cell_order(w, b, p, me, a)));
-            })
+            generate_all(board, w, out);
         }
     }
+}
+
+/// Every candidate of the side to move, scored by the values `w`.
+fn generate_all(board: &mut Board, w: &OrderWeights, out: &mut Vec<(Pos, i32)>) {
+    let me = board.side_to_move();
+    board.generate(me, GenKind::All, |b, p, a| {
+        out.push((p, cell_order(w, b, p, me, a)));
+    });
 }
 
 /// Root moves: as `generate` against a four or an open three (every candidate when that
@@ -87,13 +93,10 @@ pub(crate) fn generate_root(board: &Board, threat: Threat, out: &mut Vec<(Pos, i
         generate(&mut b, threat, out);
     }
     if out.is_empty() {
-        let me = b.side_to_move();
         #[cfg(feature = "tune")]
         let w = &crate::eval::tuning::current_order();
         #[cfg(not(feature = "tune"))]
         let w = &crate::eval::weights::ORDER;
-        b.generate(me, GenKind::All, |b, p, a| {
-            out.push((p, cell_order(w, b, p, me, a)));
-        });
+        generate_all(&mut b, w, out);
     }
 }
