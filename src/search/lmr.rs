@@ -1,43 +1,54 @@
 //! Late-move reductions: the base reduction by remaining depth and move index, tabulated once
 //! per search thread so the node loop reads a number instead of taking logarithms.
 
-use super::params::{lmr_deep_depth, lmr_late_moves, lmr_log_div, lmr_very_late_moves};
+use super::params::{
+    lmr_base, lmr_deep_depth, lmr_fraction, lmr_late_moves, lmr_log_div, lmr_very_late_moves,
+    ONE_PLY,
+};
 
 /// Depths and move indices past this share the last row or column of the table.
 const TABLE_LEN: usize = 64;
 
-/// Base late-move reductions (plies), before a node's own adjustments.
-pub(crate) struct Reductions(Box<[[u8; TABLE_LEN]; TABLE_LEN]>);
+/// Base late-move reductions (`ONE_PLY` units), before a node's own adjustments.
+pub(crate) struct Reductions(Box<[[i32; TABLE_LEN]; TABLE_LEN]>);
 
 impl Reductions {
-    /// The table for the current tunables: one ply plus `ln(depth) * ln(i + 1) * 100 /
-    /// lmr_log_div`, or with `lmr_log_div` 0 one ply plus a step at `lmr_late_moves` and
-    /// another at `lmr_very_late_moves` from `lmr_deep_depth`.
+    /// The table for the current tunables: `lmr_base` plus `ln(depth) * ln(i + 1) * 100 /
+    /// lmr_log_div` plies (whole plies unless `lmr_fraction`), or with `lmr_log_div` 0 one
+    /// ply plus a step at `lmr_late_moves` and another at `lmr_very_late_moves` from
+    /// `lmr_deep_depth`.
     pub fn new() -> Reductions {
-        let mut table = Box::new([[0u8; TABLE_LEN]; TABLE_LEN]);
+        let mut table = Box::new([[0; TABLE_LEN]; TABLE_LEN]);
         for (depth, row) in table.iter_mut().enumerate() {
             for (i, cell) in row.iter_mut().enumerate() {
-                *cell = base_reduction(depth as i32, i).clamp(0, u8::MAX as i32) as u8;
+                *cell = base_reduction(depth as i32, i).max(0);
             }
         }
         Reductions(table)
     }
 
-    /// Base reduction of the late move `i` (0-based) at remaining `depth` (≥ 0).
+    /// Base reduction of the late move `i` (0-based) at remaining `depth` (whole plies, ≥ 0).
     #[inline]
     pub fn get(&self, depth: i32, i: usize) -> i32 {
         let d = (depth.max(0) as usize).min(TABLE_LEN - 1);
-        i32::from(self.0[d][i.min(TABLE_LEN - 1)])
+        self.0[d][i.min(TABLE_LEN - 1)]
     }
 }
 
 fn base_reduction(depth: i32, i: usize) -> i32 {
     if lmr_log_div() > 0 {
         let surface = f64::from(depth.max(1)).ln() * ((i + 1) as f64).ln();
-        return 1 + (surface * 100.0 / f64::from(lmr_log_div())) as i32;
+        let plies = surface * 100.0 / f64::from(lmr_log_div());
+        let term = if lmr_fraction() > 0 {
+            (plies * f64::from(ONE_PLY)) as i32
+        } else {
+            plies as i32 * ONE_PLY
+        };
+        return lmr_base() + term;
     }
-    1 + (i >= lmr_late_moves()) as i32
-        + (depth >= lmr_deep_depth() && i >= lmr_very_late_moves()) as i32
+    ONE_PLY
+        * (1 + (i >= lmr_late_moves()) as i32
+            + (depth >= lmr_deep_depth() && i >= lmr_very_late_moves()) as i32)
 }
 
 #[cfg(test)]
@@ -58,7 +69,7 @@ mod tests {
     #[test]
     fn reductions_grow_with_depth_and_move_index() {
         let r = Reductions::new();
-        assert!(r.get(3, 3) >= 1);
+        assert!(r.get(3, 3) >= ONE_PLY);
         for depth in 2..TABLE_LEN as i32 {
             for i in 1..TABLE_LEN {
                 assert!(r.get(depth, i) >= r.get(depth, i - 1));

@@ -38,6 +38,14 @@ pub const POLL_INTERVAL: u64 = 256;
 pub const LMR_HISTORY_MAX: i32 = 2;
 /// Nodes between two looks at the clock and the stop flag in the threat solvers.
 pub const SOLVER_POLL_INTERVAL: u64 = 256;
+/// A ply in the units of the main search's depth: a node's remaining depth is counted in
+/// hundredths of a ply so extensions and reductions can be fractions of a ply.
+pub const ONE_PLY: i32 = 100;
+
+/// Whole plies of `depth` (in [`ONE_PLY`] units), rounded to the nearest.
+pub const fn plies(depth: i32) -> i32 {
+    (depth + ONE_PLY / 2).div_euclid(ONE_PLY)
+}
 
 // ---------------------------------------------------------------- ordering marks
 
@@ -133,11 +141,30 @@ tunables! {
     lmr_deep_depth: i32 = 8, 2..=20, step 1;
     /// See `lmr_deep_depth`.
     lmr_very_late_moves: usize = 16, 4..=64, step 2;
-    /// Late-move reductions follow `1 + ln(depth) * ln(i + 1) * 100 / lmr_log_div` for the
-    /// move of index `i` (0: the move-count steps above instead).
+    /// Late-move reductions follow `lmr_base + ln(depth) * ln(i + 1) * 100 / lmr_log_div`
+    /// plies for the move of index `i` (0: one ply plus the move-count steps above instead).
     lmr_log_div: i32 = 130, 0..=600, step 10;
-    /// Late-move reduction added at cut nodes.
-    lmr_cut_node: i32 = 1, 0..=3, step 1;
+    /// The constant term of the late-move reduction (`ONE_PLY` units).
+    lmr_base: i32 = 100, 0..=200, step 10;
+    /// 1: the logarithmic term of the late-move reduction is kept in fractions of a ply; 0:
+    /// it is rounded down to whole plies.
+    lmr_fraction: i32 = 0, 0..=1, step 1;
+    /// Late-move reduction added at cut nodes (`ONE_PLY` units).
+    lmr_cut_node: i32 = 100, 0..=300, step 10;
+    /// Late-move reduction taken off at PV nodes (`ONE_PLY` units).
+    lmr_pv_node: i32 = 100, 0..=200, step 10;
+    /// Late-move reduction taken off when the static evaluation improves (`ONE_PLY` units).
+    lmr_improving: i32 = 100, 0..=200, step 10;
+    /// Late-move reduction added at non-PV nodes whose static evaluation does not improve,
+    /// when the reduction is already above a ply (`ONE_PLY` units).
+    lmr_not_improving: i32 = 0, 0..=200, step 10;
+    /// 1: forcing moves after the first (the mover's fours, blocks of big threats) get
+    /// late-move reductions too; 0: they never do.
+    lmr_forcing: i32 = 0, 0..=1, step 1;
+    /// Depth (`ONE_PLY` units) added to the table move at PV nodes.
+    tt_move_ext_pv: i32 = 0, 0..=100, step 5;
+    /// Depth (`ONE_PLY` units) added to the table move at non-PV nodes.
+    tt_move_ext: i32 = 0, 0..=100, step 5;
     /// A move's history score divided by this comes off its late-move reduction (within
     /// `LMR_HISTORY_MAX` plies either way; 0: history does not change the reduction).
     lmr_history_div: i32 = 0, 0..=16_384, step 256;
@@ -175,8 +202,9 @@ tunables! {
     /// Internal iterative reduction: a PV or cut node without a table move searches one ply
     /// less from this remaining depth (0: off).
     iir_min_depth: i32 = 6, 0..=12, step 1;
-    /// Plies added to a node that must answer the opponent's open three (0: none).
-    defend_extension: i32 = 1, 0..=1, step 1;
+    /// Depth (`ONE_PLY` units) added to a node that must answer the opponent's open three
+    /// (0: none).
+    defend_extension: i32 = 100, 0..=100, step 10;
     /// The defend extension only from this remaining depth (1: an open three met at the
     /// horizon is a leaf, not a node of its own).
     defend_ext_min_depth: i32 = 0, 0..=4, step 1;
@@ -224,15 +252,16 @@ tunables! {
     /// other threat to answer searches only the moves that leave it none, plus its own fours
     /// (all moves when there are none); 0: every candidate.
     four_three_defence: i32 = 1, 0..=1, step 1;
-    /// Plies added to a node that must answer the opponent's winning four-three point (with
-    /// `four_three_defence`; 0: none). Capped like the other extensions.
-    four_three_extension: i32 = 0, 0..=1, step 1;
+    /// Depth (`ONE_PLY` units) added to a node that must answer the opponent's winning
+    /// four-three point (with `four_three_defence`; 0: none). Capped like the other extensions.
+    four_three_extension: i32 = 0, 0..=100, step 10;
     /// 1: a node with no four or open four on the board returns a mate at once when the side
     /// to move has a winning four-three point, or a double three the opponent cannot meet
     /// with a four (`Board::quick_win`); 0: the search finds them.
     quick_wins: i32 = 1, 0..=1, step 1;
-    /// Plies added to the forced block of the opponent's four (0: the block costs a ply).
-    block_extension: i32 = 1, 0..=2, step 1;
+    /// Depth (`ONE_PLY` units) added to the forced block of the opponent's four (0: the
+    /// block costs a ply).
+    block_extension: i32 = 100, 0..=200, step 10;
     /// A plain four (one that makes no open three) is a forcing move: ordered first, never
     /// reduced or pruned (0: only fours that also make an open three are, and plain fours
     /// are ordered, reduced and pruned as quiet moves by their pattern value).
@@ -240,9 +269,9 @@ tunables! {
     /// The block and defend extensions apply at plies below this many times the iteration's
     /// depth (a cap that keeps forcing lines from growing without end).
     extension_ply_cap: i32 = 2, 1..=8, step 1;
-    /// Plies taken off the late-move reduction of a move that makes an open three or better
-    /// when the mover's move two plies before did too (a continued attack; 0: none).
-    continued_attack_reduction: i32 = 0, 0..=2, step 1;
+    /// Late-move reduction (`ONE_PLY` units) taken off a move that makes an open three or
+    /// better when the mover's move two plies before did too (a continued attack; 0: none).
+    continued_attack_reduction: i32 = 0, 0..=200, step 10;
     /// Move-count pruning at every depth (0: off): past
     /// `(mcp_base + depth^1.32 * mcp_scale_pct / 100) / (2 - improving)` moves, a node that has
     /// a non-losing move prunes its remaining non-forcing moves.
@@ -251,8 +280,9 @@ tunables! {
     mcp_scale_pct: i32 = 100, 20..=400, step 10;
     /// Moves where neither side has any shape are pruned below this remaining depth (0: never).
     trivial_prune_depth: i32 = 0, 0..=8, step 1;
-    /// Late-move reduction added for a move where neither side has any shape (0: none).
-    trivial_reduction: i32 = 0, 0..=3, step 1;
+    /// Late-move reduction (`ONE_PLY` units) added for a move where neither side has any
+    /// shape (0: none).
+    trivial_reduction: i32 = 0, 0..=300, step 10;
     /// Fail-high reduction: in a cut node whose evaluation is this much (per ply, plus
     /// `fhr_bias`) above beta, non-forcing moves are searched one ply less (0: off).
     fhr_margin: i32 = 0, 0..=100, step 5;
@@ -341,5 +371,22 @@ pub fn set_tunable(name: &str, value: &str) -> Result<(), TuneError> {
     match TUNABLES.set(name, value) {
         Err(TuneError::UnknownName(_)) => eval_tuning::set(name, value),
         done => done,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plies_round_depth_units_to_the_nearest_ply() {
+        assert_eq!(plies(0), 0);
+        assert_eq!(plies(ONE_PLY / 2 - 1), 0);
+        assert_eq!(plies(ONE_PLY / 2), 1);
+        assert_eq!(plies(3 * ONE_PLY), 3);
+        assert_eq!(plies(3 * ONE_PLY + 49), 3);
+        assert_eq!(plies(-ONE_PLY / 2), 0);
+        assert_eq!(plies(-ONE_PLY / 2 - 1), -1);
+        assert_eq!(plies(-3 * ONE_PLY), -3);
     }
 }

@@ -28,8 +28,10 @@ use pruning::SingularTest;
 /// What a node's pruning tests, move ordering and move loop read about it.
 #[derive(Clone, Copy)]
 struct NodeInfo {
-    /// Remaining depth, extensions and internal reductions applied.
+    /// Remaining depth in whole plies (rounded), extensions and internal reductions applied.
     depth: i32,
+    /// The same in [`ONE_PLY`] units.
+    depth_units: i32,
     ply: usize,
     pv_node: bool,
     cut_node: bool,
@@ -231,21 +233,22 @@ impl<'a> Worker<'a> {
             self.board.make_move(mv);
             self.pv[1].clear();
             let mut score;
+            let child_depth = (depth - 1) * ONE_PLY;
             if i == 0 {
-                score = -self.node(-beta, -alpha, depth - 1, 1, true, false);
+                score = -self.node(-beta, -alpha, child_depth, 1, true, false);
             } else {
                 let r = if USE_LMR && depth > lmr_min_depth() && i >= root_lmr_min_moves() {
-                    root_lmr_reduction()
+                    root_lmr_reduction() * ONE_PLY
                 } else {
                     0
                 };
-                score = -self.node(-alpha - 1, -alpha, depth - 1 - r, 1, false, true);
+                score = -self.node(-alpha - 1, -alpha, child_depth - r, 1, false, true);
                 if score > alpha && r > 0 && !self.stopped {
-                    score = -self.node(-alpha - 1, -alpha, depth - 1, 1, false, true);
+                    score = -self.node(-alpha - 1, -alpha, child_depth, 1, false, true);
                 }
                 if score > alpha && score < beta && !self.stopped {
                     self.pv[1].clear();
-                    score = -self.node(-beta, -alpha, depth - 1, 1, true, false);
+                    score = -self.node(-beta, -alpha, child_depth, 1, true, false);
                 }
             }
             self.board.undo();
@@ -282,7 +285,8 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// The recursive principal-variation search at `ply` (the root is ply 0).
+    /// The recursive principal-variation search at `ply` (the root is ply 0), `depth` in
+    /// [`ONE_PLY`] units.
     pub fn node(
         &mut self,
         mut alpha: Score,
@@ -317,7 +321,7 @@ impl<'a> Worker<'a> {
         if ply >= MAX_SEARCH_PLY {
             return eval::evaluate(&self.board);
         }
-        if depth <= 0 {
+        if plies(depth) <= 0 {
             return self.leaf(alpha, beta, ply, threat);
         }
 
@@ -326,16 +330,16 @@ impl<'a> Worker<'a> {
         let excluded = self.excluded_moves[ply];
         let tt_move = tte.map_or(Pos::NONE, |h| h.mv);
         if let Some(h) = tte.filter(|_| !pv_node && excluded.is_none()) {
-            if let Some(v) = self.tt_cutoff(h, threat, alpha, beta, depth, ply) {
+            if let Some(v) = self.tt_cutoff(h, threat, alpha, beta, plies(depth), ply) {
                 return v;
             }
         }
         if iir_min_depth() > 0
-            && depth >= iir_min_depth()
+            && plies(depth) >= iir_min_depth()
             && tt_move.is_none()
             && (pv_node || cut_node)
         {
-            depth -= 1;
+            depth -= ONE_PLY;
         }
         let static_eval = match tte {
             Some(h) if h.bound != Bound::None || h.eval != 0 => h.eval,
@@ -343,7 +347,8 @@ impl<'a> Worker<'a> {
         };
         self.evals[ply] = static_eval;
         let info = NodeInfo {
-            depth,
+            depth: plies(depth),
+            depth_units: depth,
             ply,
             pv_node,
             cut_node,
@@ -362,7 +367,7 @@ impl<'a> Worker<'a> {
 
         let mut singular = false;
         if let Some(h) = tte.filter(|_| excluded.is_none() && se_min_depth() > 0) {
-            match self.singular_test(h, depth, ply, beta, cut_node) {
+            match self.singular_test(h, info.depth, ply, beta, cut_node) {
                 SingularTest::Extend => singular = true,
                 SingularTest::MultiCut(v) => return v,
                 SingularTest::Neither => {}
@@ -391,7 +396,7 @@ impl<'a> Worker<'a> {
         };
         if excluded.is_none() {
             let stored = value_to_tt(best, ply);
-            (self.sh.tt).store(key, best_move, stored, static_eval, depth, bound);
+            (self.sh.tt).store(key, best_move, stored, static_eval, info.depth, bound);
         }
         best
     }
@@ -444,19 +449,19 @@ impl<'a> Worker<'a> {
         })
     }
 
-    /// The depth a node searches to, given the threat on its board (`Err` with the score when
-    /// the threat decides the game): the forced block of a four is searched `block_extension`
-    /// plies deeper and never ends a line; the few answers to an open three may be searched
-    /// `defend_extension` deeper. Extensions stop at `extension_ply_cap` times the
-    /// iteration's depth.
+    /// The depth a node searches to ([`ONE_PLY`] units), given the threat on its board (`Err`
+    /// with the score when the threat decides the game): the forced block of a four is
+    /// searched `block_extension` deeper and never ends a line; the few answers to an open
+    /// three may be searched `defend_extension` deeper. Extensions stop at
+    /// `extension_ply_cap` times the iteration's depth.
     fn threat_depth(&self, threat: Threat, depth: i32, ply: usize) -> Result<i32, Score> {
         let extend = (ply as i32) < extension_ply_cap() * self.root_depth;
         Ok(match threat {
             Threat::Win(n) => return Err(mate_in(ply + n as usize)),
             Threat::Loss(n) => return Err(mated_in(ply + n as usize)),
-            Threat::Block(_) if extend => (depth + block_extension()).max(1),
-            Threat::Block(_) => depth.max(1),
-            Threat::Defend if extend && depth >= defend_ext_min_depth() => {
+            Threat::Block(_) if extend => (depth + block_extension()).max(ONE_PLY),
+            Threat::Block(_) => depth.max(ONE_PLY),
+            Threat::Defend if extend && plies(depth) >= defend_ext_min_depth() => {
                 depth + defend_extension()
             }
             _ => depth,

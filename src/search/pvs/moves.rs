@@ -140,9 +140,10 @@ impl Worker<'_> {
             if share {
                 self.sh.in_flight.enter(child);
             }
-            let new_depth = depth - 1 - (likely_fail_high && !forcing) as i32
-                + (singular && mv == info.tt_move) as i32;
-            let r = if i == 0 || (forcing && !plain_four) {
+            let new_depth =
+                info.depth_units - ONE_PLY - (likely_fail_high && !forcing) as i32 * ONE_PLY
+                    + self.move_extension(info, mv, singular);
+            let r = if i == 0 || (forcing && !plain_four && lmr_forcing() == 0) {
                 0
             } else {
                 self.late_move_reduction(info, i, mv, kind, threatening, new_depth)
@@ -180,7 +181,8 @@ impl Worker<'_> {
 
     /// Searches the `i`-th move of a node, already made on the board: the first with the full
     /// window, a later one with a null window reduced by `r`, then unreduced if it beats
-    /// alpha, then (at PV nodes) with the full window if it lands inside it.
+    /// alpha, then (at PV nodes) with the full window if it lands inside it (depths in
+    /// `ONE_PLY` units).
     fn search_child(
         &mut self,
         info: &NodeInfo,
@@ -207,7 +209,8 @@ impl Worker<'_> {
     /// The late-move reduction of the `i`-th move `mv` (not the first, not forcing unless a
     /// plain four): from the table by depth and move number, less at PV nodes, when improving
     /// and for moves with a good history or a continued attack (`threatening`), more at cut
-    /// nodes and for trivial moves; at most to a one-ply search.
+    /// nodes and for trivial moves; at most to a one-ply search. In `ONE_PLY` units, as
+    /// `new_depth` is.
     fn late_move_reduction(
         &self,
         info: &NodeInfo,
@@ -224,17 +227,19 @@ impl Worker<'_> {
         }
         let mut r = self.reductions.get(info.depth, i);
         if info.pv_node {
-            r -= 1;
+            r -= lmr_pv_node();
         }
         if info.cut_node {
             r += lmr_cut_node();
         }
         if lmr_history_div() > 0 {
             let h = self.hist.score(info.me, mv) / lmr_history_div();
-            r -= h.clamp(-LMR_HISTORY_MAX, LMR_HISTORY_MAX);
+            r -= h.clamp(-LMR_HISTORY_MAX, LMR_HISTORY_MAX) * ONE_PLY;
         }
         if info.improving {
-            r -= 1;
+            r -= lmr_improving();
+        } else if !info.pv_node && r > ONE_PLY {
+            r += lmr_not_improving();
         }
         if kind.trivial {
             r += trivial_reduction();
@@ -242,7 +247,21 @@ impl Worker<'_> {
         if threatening && info.ply >= 2 && self.threatening[info.ply - 2] {
             r -= continued_attack_reduction();
         }
-        r.clamp(0, new_depth - 1)
+        r.min(new_depth - ONE_PLY).max(0)
+    }
+
+    /// Depth (`ONE_PLY` units) added to move `mv` of a node: a ply for a singular table move,
+    /// `tt_move_ext_pv` / `tt_move_ext` for another table move.
+    fn move_extension(&self, info: &NodeInfo, mv: Pos, singular: bool) -> i32 {
+        if mv != info.tt_move {
+            0
+        } else if singular {
+            ONE_PLY
+        } else if info.pv_node {
+            tt_move_ext_pv()
+        } else {
+            tt_move_ext()
+        }
     }
 }
 

@@ -114,7 +114,8 @@ impl Worker<'_> {
         self.threatening[ply] = false;
         self.board.set_side_to_move(me.opp());
         self.nulls[ply + 1] = true;
-        let v = -self.node(-beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut_node);
+        let child_depth = (depth - 1 - r) * ONE_PLY;
+        let v = -self.node(-beta, -beta + 1, child_depth, ply + 1, false, !cut_node);
         self.nulls[ply + 1] = false;
         self.board.set_side_to_move(me);
         (v >= beta && !self.stopped).then_some(if v >= MATE_BOUND { beta } else { v })
@@ -144,7 +145,14 @@ impl Worker<'_> {
         }
         let bar = tt_value - se_margin() * depth;
         self.excluded_moves[ply] = h.mv;
-        let v = self.node(bar - 1, bar, (depth - 1) / 2, ply, false, cut_node);
+        let v = self.node(
+            bar - 1,
+            bar,
+            (depth - 1) / 2 * ONE_PLY,
+            ply,
+            false,
+            cut_node,
+        );
         self.excluded_moves[ply] = Pos::NONE;
         if v < bar {
             SingularTest::Extend
