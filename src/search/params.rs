@@ -36,6 +36,8 @@ pub const NEAR_LINE: usize = 4;
 pub const POLL_INTERVAL: u64 = 256;
 /// The most plies a move's history may add to or take off its late-move reduction.
 pub const LMR_HISTORY_MAX: i32 = 2;
+/// The most (`ONE_PLY` units) `iir_tt_pct` takes off a node's depth.
+pub const IIR_TT_MAX_REDUCTION: i32 = 360;
 /// Nodes between two looks at the clock and the stop flag in the threat solvers.
 pub const SOLVER_POLL_INTERVAL: u64 = 256;
 /// A ply in the units of the main search's depth: a node's remaining depth is counted in
@@ -161,6 +163,18 @@ tunables! {
     /// 1: forcing moves after the first (the mover's fours, blocks of big threats) get
     /// late-move reductions too; 0: they never do.
     lmr_forcing: i32 = 0, 0..=1, step 1;
+    /// A reduced move that beats alpha by more than this plus `lmr_deeper_per_ply` for each
+    /// ply of its reduction is searched again a ply deeper than unreduced (0: never).
+    lmr_deeper_margin: i32 = 0, 0..=400, step 5;
+    /// See `lmr_deeper_margin`.
+    lmr_deeper_per_ply: i32 = 11, 0..=100, step 2;
+    /// 1 (with `lmr_deeper_margin`): a reduced move that beats alpha but not the node's best
+    /// score plus a point per ply is searched again a ply shallower than unreduced.
+    lmr_shallower: i32 = 0, 0..=1, step 1;
+    /// At a PV node whose table entry is shallower than the node, this many `ONE_PLY`
+    /// hundredths per ply of the difference come off the depth (at most
+    /// `IIR_TT_MAX_REDUCTION`; 0: none).
+    iir_tt_pct: i32 = 0, 0..=100, step 2;
     /// Depth (`ONE_PLY` units) added to the table move at PV nodes.
     tt_move_ext_pv: i32 = 0, 0..=100, step 5;
     /// Depth (`ONE_PLY` units) added to the table move at non-PV nodes.

@@ -341,6 +341,15 @@ impl<'a> Worker<'a> {
         {
             depth -= ONE_PLY;
         }
+        if let Some(h) = tte.filter(|h| pv_node && iir_tt_pct() > 0 && !h.mv.is_none()) {
+            // A PV node whose table move comes from a much shallower search (not the best
+            // move of the last iterations): a fraction of the gap comes off.
+            let gap = (plies(depth) - h.depth).max(0) * iir_tt_pct();
+            depth -= gap.min(IIR_TT_MAX_REDUCTION);
+            if plies(depth) <= 0 {
+                return self.leaf(alpha, beta, ply, threat);
+            }
+        }
         let static_eval = match tte {
             Some(h) if h.bound != Bound::None || h.eval != 0 => h.eval,
             _ => eval::evaluate(&self.board),

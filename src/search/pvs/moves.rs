@@ -148,7 +148,7 @@ impl Worker<'_> {
             } else {
                 self.late_move_reduction(info, i, mv, kind, threatening, new_depth)
             };
-            let score = self.search_child(info, i, r, new_depth, alpha, beta);
+            let score = self.search_child(info, i, r, new_depth, (alpha, beta), best);
             if share {
                 self.sh.in_flight.leave(child);
             }
@@ -181,27 +181,33 @@ impl Worker<'_> {
 
     /// Searches the `i`-th move of a node, already made on the board: the first with the full
     /// window, a later one with a null window reduced by `r`, then unreduced if it beats
-    /// alpha, then (at PV nodes) with the full window if it lands inside it (depths in
-    /// `ONE_PLY` units).
+    /// alpha (a ply deeper or shallower by [`research_adjustment`]), then (at PV nodes) with
+    /// the full window if it lands inside it (depths in `ONE_PLY` units). `best`: the node's
+    /// best score so far.
     fn search_child(
         &mut self,
         info: &NodeInfo,
         i: usize,
         r: i32,
         new_depth: i32,
-        alpha: Score,
-        beta: Score,
+        (alpha, beta): (Score, Score),
+        best: Score,
     ) -> Score {
         let (ply, pv_node, cut_node) = (info.ply, info.pv_node, info.cut_node);
         if i == 0 {
             return -self.node(-beta, -alpha, new_depth, ply + 1, pv_node, !cut_node);
         }
-        let mut score = -self.node(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
+        let reduced = new_depth - r;
+        let mut depth = new_depth;
+        let mut score = -self.node(-alpha - 1, -alpha, reduced, ply + 1, false, true);
         if score > alpha && r > 0 && !self.stopped {
-            score = -self.node(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
+            depth += research_adjustment(score, alpha, best, r, new_depth);
+            if depth > reduced {
+                score = -self.node(-alpha - 1, -alpha, depth, ply + 1, false, !cut_node);
+            }
         }
         if pv_node && score > alpha && score < beta && !self.stopped {
-            score = -self.node(-beta, -alpha, new_depth, ply + 1, true, false);
+            score = -self.node(-beta, -alpha, depth, ply + 1, true, false);
         }
         score
     }
@@ -263,6 +269,20 @@ impl Worker<'_> {
             tt_move_ext()
         }
     }
+}
+
+/// The depth change (`ONE_PLY` units) for the full-depth search of a reduced move that beat
+/// alpha with `score`: a ply deeper when it beat alpha by more than `lmr_deeper_margin` plus
+/// `lmr_deeper_per_ply` for each ply of the reduction `r`; with `lmr_shallower`, a ply
+/// shallower when it is no better than the node's `best` so far plus a point per ply of
+/// `new_depth` (0 when `lmr_deeper_margin` is 0).
+fn research_adjustment(score: Score, alpha: Score, best: Score, r: i32, new_depth: i32) -> i32 {
+    if lmr_deeper_margin() == 0 {
+        return 0;
+    }
+    let deeper = score > alpha + lmr_deeper_margin() + lmr_deeper_per_ply() * r / ONE_PLY;
+    let shallower = lmr_shallower() > 0 && score < best + plies(new_depth);
+    (deeper as i32 - shallower as i32) * ONE_PLY
 }
 
 /// Late-move pruning at quiet nodes, for the `i`-th move (not the first, not forcing) once a
