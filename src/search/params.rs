@@ -134,9 +134,9 @@ tunables! {
     razor_margin: i32 = 160, 20..=600, step 20;
     /// Late-move reductions apply from this remaining depth (at least 2, so that a reduced
     /// search keeps a ply).
-    lmr_min_depth: i32 = 3, 2..=10, step 1;
+    lmr_min_depth: i32 = 2, 2..=10, step 1;
     /// Late-move reductions start after this many moves searched.
-    lmr_min_moves: usize = 3, 1..=16, step 1;
+    lmr_min_moves: usize = 1, 1..=16, step 1;
     /// With `lmr_log_div` 0: reduce one ply more from this move index on.
     lmr_late_moves: usize = 8, 2..=32, step 1;
     /// With at least this depth left, reduce yet one ply more from `lmr_very_late_moves` on.
@@ -144,25 +144,28 @@ tunables! {
     /// See `lmr_deep_depth`.
     lmr_very_late_moves: usize = 16, 4..=64, step 2;
     /// Late-move reductions follow `lmr_base + ln(depth) * ln(i + 1) * 100 / lmr_log_div`
-    /// plies for the move of index `i` (0: one ply plus the move-count steps above instead).
-    lmr_log_div: i32 = 130, 0..=600, step 10;
+    /// plies for the move of index `i` (0: one ply plus the move-count steps above instead);
+    /// every rule but renju.
+    lmr_log_div: i32 = 100, 0..=600, step 10;
+    /// `lmr_log_div` in renju.
+    lmr_log_div_renju: i32 = 178, 0..=600, step 10;
     /// The constant term of the late-move reduction (`ONE_PLY` units).
-    lmr_base: i32 = 100, 0..=200, step 10;
+    lmr_base: i32 = 0, 0..=200, step 10;
     /// 1: the logarithmic term of the late-move reduction is kept in fractions of a ply; 0:
     /// it is rounded down to whole plies.
-    lmr_fraction: i32 = 0, 0..=1, step 1;
+    lmr_fraction: i32 = 1, 0..=1, step 1;
     /// Late-move reduction added at cut nodes (`ONE_PLY` units).
-    lmr_cut_node: i32 = 100, 0..=300, step 10;
+    lmr_cut_node: i32 = 180, 0..=300, step 10;
     /// Late-move reduction taken off at PV nodes (`ONE_PLY` units).
     lmr_pv_node: i32 = 100, 0..=200, step 10;
     /// Late-move reduction taken off when the static evaluation improves (`ONE_PLY` units).
-    lmr_improving: i32 = 100, 0..=200, step 10;
+    lmr_improving: i32 = 0, 0..=200, step 10;
     /// Late-move reduction added at non-PV nodes whose static evaluation does not improve,
     /// when the reduction is already above a ply (`ONE_PLY` units).
-    lmr_not_improving: i32 = 0, 0..=200, step 10;
+    lmr_not_improving: i32 = 100, 0..=200, step 10;
     /// 1: forcing moves after the first (the mover's fours, blocks of big threats) get
     /// late-move reductions too; 0: they never do.
-    lmr_forcing: i32 = 0, 0..=1, step 1;
+    lmr_forcing: i32 = 1, 0..=1, step 1;
     /// A reduced move that beats alpha by more than this plus `lmr_deeper_per_ply` for each
     /// ply of its reduction is searched again a ply deeper than unreduced (0: never).
     lmr_deeper_margin: i32 = 0, 0..=400, step 5;
@@ -176,9 +179,9 @@ tunables! {
     /// `IIR_TT_MAX_REDUCTION`; 0: none).
     iir_tt_pct: i32 = 0, 0..=100, step 2;
     /// Depth (`ONE_PLY` units) added to the table move at PV nodes.
-    tt_move_ext_pv: i32 = 0, 0..=100, step 5;
+    tt_move_ext_pv: i32 = 25, 0..=100, step 5;
     /// Depth (`ONE_PLY` units) added to the table move at non-PV nodes.
-    tt_move_ext: i32 = 0, 0..=100, step 5;
+    tt_move_ext: i32 = 8, 0..=100, step 5;
     /// A move's history score divided by this comes off its late-move reduction (within
     /// `LMR_HISTORY_MAX` plies either way; 0: history does not change the reduction).
     lmr_history_div: i32 = 0, 0..=16_384, step 256;
@@ -239,8 +242,8 @@ tunables! {
     /// ordering score.
     attack_order_divisor: i32 = 32, 4..=1024, step 8;
     /// 1: late-move reductions also at nodes answering an open three (the defences after the
-    /// first few; the mover's fours are never reduced); 0: quiet nodes only.
-    defend_lmr: i32 = 0, 0..=1, step 1;
+    /// first few; the mover's fours only with `lmr_forcing`); 0: quiet nodes only.
+    defend_lmr: i32 = 1, 0..=1, step 1;
     /// 1: a quiet node's killer moves may be attacking moves (an open three or better); 0:
     /// only moves below that become killers.
     attack_killers: i32 = 1, 0..=1, step 1;
@@ -275,7 +278,7 @@ tunables! {
     quick_wins: i32 = 1, 0..=1, step 1;
     /// Depth (`ONE_PLY` units) added to the forced block of the opponent's four (0: the
     /// block costs a ply).
-    block_extension: i32 = 100, 0..=200, step 10;
+    block_extension: i32 = 130, 0..=200, step 10;
     /// A plain four (one that makes no open three) is a forcing move: ordered first, never
     /// reduced or pruned (0: only fours that also make an open three are, and plain fours
     /// are ordered, reduced and pruned as quiet moves by their pattern value).
@@ -285,7 +288,7 @@ tunables! {
     extension_ply_cap: i32 = 2, 1..=8, step 1;
     /// Late-move reduction (`ONE_PLY` units) taken off a move that makes an open three or
     /// better when the mover's move two plies before did too (a continued attack; 0: none).
-    continued_attack_reduction: i32 = 0, 0..=200, step 10;
+    continued_attack_reduction: i32 = 53, 0..=200, step 10;
     /// Move-count pruning at every depth (0: off): past
     /// `(mcp_base + depth^1.32 * mcp_scale_pct / 100) / (2 - improving)` moves, a node that has
     /// a non-losing move prunes its remaining non-forcing moves.

@@ -134,7 +134,7 @@ impl<'a> Worker<'a> {
             next_poll: POLL_INTERVAL,
             seldepth: 0,
             hist: History::default(),
-            reductions: Reductions::new(),
+            reductions: Reductions::new(board.rule().kind),
             stopped: false,
             pv: (0..PLY_STACK_LEN)
                 .map(|_| Vec::with_capacity(MAX_PLY))
