@@ -263,7 +263,8 @@ tunables! {
     keep_history: i32 = 0, 0..=1, step 1;
     /// 1: at quiet nodes a late plain four (a four that makes no open three and blocks no
     /// big threat) may get a late-move reduction like a quiet move (it is still ordered first
-    /// and never pruned); 0: fours are never reduced.
+    /// and never pruned); 0: fours are reduced only with `lmr_forcing` (then this changes
+    /// nothing).
     reduce_plain_fours: i32 = 0, 0..=1, step 1;
     /// 1: where the opponent has a four-three point that wins by force, a non-root node with no
     /// other threat to answer searches only the moves that leave it none, plus its own fours

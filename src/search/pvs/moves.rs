@@ -62,7 +62,8 @@ impl MoveQueue {
 /// What the pruning and reductions of the move loop tell apart about a move.
 #[derive(Clone, Copy)]
 struct MoveKind {
-    /// Ordered as forcing (own four, block of a big threat): never pruned or reduced.
+    /// Ordered as forcing (own four, block of a big threat): never pruned, reduced only with
+    /// `lmr_forcing` (or as a plain four with `reduce_plain_fours`).
     forcing: bool,
     /// No shape of either side at the point (`is_trivial`).
     trivial: bool,
@@ -212,8 +213,8 @@ impl Worker<'_> {
         score
     }
 
-    /// The late-move reduction of the `i`-th move `mv` (not the first, not forcing unless a
-    /// plain four): from the table by depth and move number, less at PV nodes, when improving
+    /// The late-move reduction of the `i`-th move `mv` (not the first; forcing only with
+    /// `lmr_forcing`, or as a plain four): from the table by depth and move number, less at PV nodes, when improving
     /// and for moves with a good history or a continued attack (`threatening`), more at cut
     /// nodes and for trivial moves; at most to a one-ply search. In `ONE_PLY` units, as
     /// `new_depth` is.
