@@ -51,6 +51,19 @@ impl Pos {
         self.0 as usize
     }
 
+    /// King-move (Chebyshev) distance to `other`; `None` when either is [`Pos::NONE`].
+    #[inline]
+    pub fn distance(self, other: Pos) -> Option<usize> {
+        if self.is_none() || other.is_none() {
+            return None;
+        }
+        Some(
+            self.x()
+                .abs_diff(other.x())
+                .max(self.y().abs_diff(other.y())),
+        )
+    }
+
     /// True for [`Pos::NONE`].
     #[inline]
     pub fn is_none(self) -> bool {
@@ -106,6 +119,17 @@ impl fmt::Display for Pos {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn distance_is_the_king_move_count() {
+        let h8 = Pos::new(7, 7);
+        assert_eq!(h8.distance(h8), Some(0));
+        assert_eq!(h8.distance(Pos::new(9, 3)), Some(4));
+        assert_eq!(Pos::new(9, 3).distance(h8), Some(4));
+        assert_eq!(h8.distance(Pos::new(2, 8)), Some(5));
+        assert_eq!(h8.distance(Pos::NONE), None);
+        assert_eq!(Pos::NONE.distance(h8), None);
+    }
 
     #[test]
     fn round_trips() {

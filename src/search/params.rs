@@ -36,6 +36,9 @@ pub const NEAR_LINE: usize = 4;
 pub const POLL_INTERVAL: u64 = 256;
 /// The most plies a move's history may add to or take off its late-move reduction.
 pub const LMR_HISTORY_MAX: i32 = 2;
+/// Beyond this king-move distance from a last move, an answer to an open three that does
+/// not take the opponent's four point counts as a delaying move (`lmr_far_defence_*`).
+pub const USELESS_DEFENCE_DISTANCE: usize = 4;
 /// The most (`ONE_PLY` units) `iir_tt_pct` takes off a node's depth.
 pub const IIR_TT_MAX_REDUCTION: i32 = 360;
 /// Nodes between two looks at the clock and the stop flag in the threat solvers.
@@ -182,9 +185,24 @@ tunables! {
     tt_move_ext_pv: i32 = 25, 0..=100, step 5;
     /// Depth (`ONE_PLY` units) added to the table move at non-PV nodes.
     tt_move_ext: i32 = 8, 0..=100, step 5;
-    /// A move's history score divided by this comes off its late-move reduction (within
-    /// `LMR_HISTORY_MAX` plies either way; 0: history does not change the reduction).
+    /// A move's history score times `ONE_PLY` divided by this comes off its late-move
+    /// reduction (within `LMR_HISTORY_MAX` plies either way; 0: history does not change it).
     lmr_history_div: i32 = 0, 0..=16_384, step 256;
+    /// Late-move reduction taken off at a node that is or was on a principal variation (the
+    /// table entry's flag; `ONE_PLY` units).
+    lmr_tt_pv: i32 = 0, 0..=200, step 10;
+    /// Renju: late-move reduction taken off a move on a point forbidden to Black (`ONE_PLY`
+    /// units): White taking it, or Black's move there being searched at all, matters.
+    lmr_false_forbid: i32 = 0, 0..=200, step 10;
+    /// Late-move reduction added at a node answering an open three (`Threat::Defend`) to a
+    /// move that is not where the opponent makes a four and lies more than
+    /// `USELESS_DEFENCE_DISTANCE` from the opponent's last move (`ONE_PLY` units).
+    lmr_far_defence_opp: i32 = 0, 0..=300, step 10;
+    /// The same, for a move that far from the mover's own last move.
+    lmr_far_defence_own: i32 = 0, 0..=300, step 10;
+    /// 1: a node's killer moves (when it answers no threat and the killer makes less than an
+    /// open three) do not get the cut-node reduction `lmr_cut_node`.
+    lmr_cut_killer: i32 = 0, 0..=1, step 1;
     /// Root moves from this index on are first searched `root_lmr_reduction` plies less (a
     /// result above alpha is searched again at full depth).
     root_lmr_min_moves: usize = 6, 1..=32, step 1;

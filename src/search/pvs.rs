@@ -16,7 +16,7 @@ use super::report::{RootEvent, RootEvents};
 use super::score::{mate_in, mated_in, value_to_tt, Score, MATE, MATE_BOUND};
 use super::smp::InFlight;
 use super::time::TimeManager;
-use super::tt::{Bound, TTable};
+use super::tt::{Bound, TTable, TtHit};
 
 mod leaf;
 mod moves;
@@ -46,6 +46,8 @@ struct NodeInfo {
     static_eval: Score,
     /// The static evaluation rose since the mover's previous turn.
     improving: bool,
+    /// The node is, or its table entry says it was, on a principal variation.
+    tt_pv: bool,
 }
 
 impl NodeInfo {
@@ -114,6 +116,8 @@ pub(crate) struct Worker<'a> {
     /// `threatening[ply]`: the move being searched at `ply` makes an open three or better for
     /// its mover (a continued attack two plies later is reduced less).
     threatening: Vec<bool>,
+    /// `played[ply]`: the move being searched at `ply` (`Pos::NONE` for a null move).
+    played: Vec<Pos>,
     /// Depth of the current root iteration.
     pub root_depth: i32,
     /// Root moves the last `search_root` call finished (a prefix of its list).
@@ -146,6 +150,7 @@ impl<'a> Worker<'a> {
             nulls: vec![false; PLY_STACK_LEN],
             excluded_moves: vec![Pos::NONE; PLY_STACK_LEN],
             threatening: vec![false; PLY_STACK_LEN],
+            played: vec![Pos::NONE; PLY_STACK_LEN],
             root_depth: 0,
             root_completed: 0,
             announce_root: false,
@@ -230,6 +235,7 @@ impl<'a> Worker<'a> {
             }
             self.threatening[0] = continued_attack_reduction() > 0
                 && self.board.pattern4(mv, self.board.side_to_move()) >= Pattern4::Flex3;
+            self.played[0] = mv;
             self.board.make_move(mv);
             self.pv[1].clear();
             let mut score;
@@ -367,6 +373,7 @@ impl<'a> Worker<'a> {
             excluded,
             static_eval,
             improving: ply >= 2 && static_eval > self.evals[ply - 2],
+            tt_pv: pv_node || tte.is_some_and(|h| h.pv),
         };
         if !pv_node && info.quiet() {
             if let Some(v) = self.prune_quiet_node(&info, alpha, beta) {
@@ -405,7 +412,15 @@ impl<'a> Worker<'a> {
         };
         if excluded.is_none() {
             let stored = value_to_tt(best, ply);
-            (self.sh.tt).store(key, best_move, stored, static_eval, info.depth, bound);
+            let entry = TtHit {
+                mv: best_move,
+                value: stored,
+                eval: static_eval,
+                depth: info.depth,
+                bound,
+                pv: info.tt_pv,
+            };
+            self.sh.tt.store_entry(key, entry);
         }
         best
     }

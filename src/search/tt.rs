@@ -54,6 +54,8 @@ pub struct TtHit {
     pub depth: i32,
     /// Bound type of the value.
     pub bound: Bound,
+    /// The position was on a principal variation when stored (or in an entry it replaced).
+    pub pv: bool,
 }
 
 /// One entry: the key xored with the data, and the data.
@@ -135,8 +137,20 @@ impl Drop for TTable {
     }
 }
 
-// data layout: move u16 | value i16 << 16 | eval i16 << 32 | depth u8 << 48 | bound 2 bits << 56 | age 6 bits << 58
-fn pack(mv: Pos, value: Score, eval: Score, depth: i32, bound: Bound, age: u8) -> u64 {
+// data layout: move u16 | value i16 << 16 | eval i16 << 32 | depth u8 << 48 | bound 2 bits << 56
+// | age 5 bits << 58 | pv 1 bit << 63
+/// Ages wrap within this mask (5 bits of the entry).
+const AGE_MASK: u8 = 31;
+
+fn pack(hit: &TtHit, age: u8) -> u64 {
+    let TtHit {
+        mv,
+        value,
+        eval,
+        depth,
+        bound,
+        pv,
+    } = *hit;
     let m = if mv.is_none() {
         0xFFFF
     } else {
@@ -145,7 +159,12 @@ fn pack(mv: Pos, value: Score, eval: Score, depth: i32, bound: Bound, age: u8) -
     let v = (value.clamp(-32_000, 32_000) as i16) as u16 as u64;
     let e = (eval.clamp(-32_000, 32_000) as i16) as u16 as u64;
     let d = (depth.clamp(-100, 155) + 100) as u64;
-    m | v << 16 | e << 32 | d << 48 | (bound as u64) << 56 | ((age & 63) as u64) << 58
+    m | v << 16
+        | e << 32
+        | d << 48
+        | (bound as u64) << 56
+        | ((age & AGE_MASK) as u64) << 58
+        | (pv as u64) << 63
 }
 
 fn unpack(data: u64) -> (TtHit, u8) {
@@ -161,8 +180,9 @@ fn unpack(data: u64) -> (TtHit, u8) {
         eval: (data >> 32) as u16 as i16 as Score,
         depth: ((data >> 48) & 0xFF) as i32 - 100,
         bound: Bound::from_bits(data >> 56),
+        pv: data >> 63 != 0,
     };
-    (hit, ((data >> 58) & 63) as u8)
+    (hit, ((data >> 58) as u8) & AGE_MASK)
 }
 
 /// First bytes of a file written by [`TTable::dump`].
@@ -350,7 +370,7 @@ impl TTable {
     }
 
     fn current_age(&self) -> u8 {
-        (self.age.load(Relaxed) & 63) as u8
+        (self.age.load(Relaxed) as u8) & AGE_MASK
     }
 
     #[inline]
@@ -372,17 +392,26 @@ impl TTable {
         None
     }
 
-    /// Stores a result for `key`. A `Pos::NONE` move keeps the move already stored.
-    #[allow(clippy::too_many_arguments)]
-    pub fn store(
-        &self,
-        key: u64,
-        mut mv: Pos,
-        value: Score,
-        eval: Score,
-        depth: i32,
-        bound: Bound,
-    ) {
+    /// Stores a result for `key`, off any principal variation. A `Pos::NONE` move keeps the
+    /// move already stored.
+    pub fn store(&self, key: u64, mv: Pos, value: Score, eval: Score, depth: i32, bound: Bound) {
+        let pv = false;
+        self.store_entry(
+            key,
+            TtHit {
+                mv,
+                value,
+                eval,
+                depth,
+                bound,
+                pv,
+            },
+        );
+    }
+
+    /// Stores `entry` for `key`. A `Pos::NONE` move keeps the move already stored.
+    pub fn store_entry(&self, key: u64, mut entry: TtHit) {
+        let TtHit { depth, bound, .. } = entry;
         let age = self.current_age();
         let b = self.bucket(key);
         let bucket = &self.table.entries[b..b + BUCKET_ENTRIES];
@@ -403,20 +432,20 @@ impl TTable {
                 if bound != Bound::Exact && depth + 2 < old.depth && old_age == age {
                     return;
                 }
-                if mv.is_none() {
-                    mv = old.mv;
+                if entry.mv.is_none() {
+                    entry.mv = old.mv;
                 }
                 victim = i;
                 break;
             }
-            let age_gap = (age.wrapping_sub(old_age) & 63) as i32;
+            let age_gap = (age.wrapping_sub(old_age) & AGE_MASK) as i32;
             let worth = old.depth - 8 * age_gap;
             if worth < worst {
                 worst = worth;
                 victim = i;
             }
         }
-        let data = pack(mv, value, eval, depth, bound, age);
+        let data = pack(&entry, age);
         self.mark_written(b);
         let e = &bucket[victim];
         e.data.store(data, Relaxed);
@@ -515,7 +544,29 @@ mod tests {
         assert_eq!(hit.eval, 123);
         assert_eq!(hit.depth, 7);
         assert_eq!(hit.bound, Bound::Lower);
+        assert!(!hit.pv);
         assert!(tt.probe(0x1234).is_none());
+    }
+
+    #[test]
+    fn principal_variation_flag_round_trips_beside_every_field_and_age() {
+        let tt = TTable::new(1 << 16);
+        for age_steps in 0..40 {
+            for pv in [false, true] {
+                let key = 0xABCD_0000 + age_steps * 2 + pv as u64;
+                let entry = TtHit {
+                    mv: Pos::new(31, 31),
+                    value: -32_000,
+                    eval: 32_000,
+                    depth: 155,
+                    bound: Bound::Exact,
+                    pv,
+                };
+                tt.store_entry(key, entry);
+                assert_eq!(tt.probe(key), Some(entry));
+            }
+            tt.new_search();
+        }
     }
 
     #[test]

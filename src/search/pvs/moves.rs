@@ -3,7 +3,7 @@
 //! re-searches.
 
 use crate::board::{Pattern4, Threat};
-use crate::core::Pos;
+use crate::core::{Color, Pos};
 
 use super::super::params::*;
 use super::super::score::{Score, MATE, MATE_BOUND};
@@ -67,6 +67,11 @@ struct MoveKind {
     forcing: bool,
     /// No shape of either side at the point (`is_trivial`).
     trivial: bool,
+    /// Late-move reduction (`ONE_PLY` units) read off the point before the move is made:
+    /// [`Worker::point_reduction`].
+    point_reduction: i32,
+    /// A killer spared the cut-node reduction ([`Worker::spares_killer`]).
+    spared_killer: bool,
 }
 
 /// What late-move pruning does with a move.
@@ -116,7 +121,12 @@ impl Worker<'_> {
             let trivial = (trivial_reduction() > 0 || trivial_prune_depth() > 0)
                 && !forcing
                 && self.is_trivial(mv);
-            let kind = MoveKind { forcing, trivial };
+            let kind = MoveKind {
+                forcing,
+                trivial,
+                point_reduction: self.point_reduction(info, mv),
+                spared_killer: info.cut_node && self.spares_killer(info, mv),
+            };
             if best > -MATE_BOUND {
                 match late_move(info, i, kind, mcp_limit) {
                     LateMove::Search => {}
@@ -131,6 +141,7 @@ impl Worker<'_> {
                 && self.board.pattern4(mv, info.me) >= Pattern4::Flex3;
             let plain_four = reduce_plain_fours() > 0 && info.quiet() && self.is_plain_four(mv);
             self.threatening[ply] = threatening;
+            self.played[ply] = mv;
             self.board.make_move(mv);
             let child = self.board.hash();
             if may_defer && queue.has_room() && self.sh.in_flight.is_busy(child) {
@@ -236,13 +247,17 @@ impl Worker<'_> {
         if info.pv_node {
             r -= lmr_pv_node();
         }
-        if info.cut_node {
+        if info.tt_pv {
+            r -= lmr_tt_pv();
+        }
+        if info.cut_node && !kind.spared_killer {
             r += lmr_cut_node();
         }
         if lmr_history_div() > 0 {
-            let h = self.hist.score(info.me, mv) / lmr_history_div();
-            r -= h.clamp(-LMR_HISTORY_MAX, LMR_HISTORY_MAX) * ONE_PLY;
+            let h = self.hist.score(info.me, mv) * ONE_PLY / lmr_history_div();
+            r -= h.clamp(-LMR_HISTORY_MAX * ONE_PLY, LMR_HISTORY_MAX * ONE_PLY);
         }
+        r += kind.point_reduction;
         if info.improving {
             r -= lmr_improving();
         } else if !info.pv_node && r > ONE_PLY {
@@ -255,6 +270,55 @@ impl Worker<'_> {
             r -= continued_attack_reduction();
         }
         r.min(new_depth - ONE_PLY).max(0)
+    }
+
+    /// The late-move reduction terms read off point `mv` before it is played (`ONE_PLY`
+    /// units): less on a point forbidden to Black in renju (`lmr_false_forbid`); more, at a
+    /// node answering an open three, for a move that does not take the opponent's four point
+    /// and lies far from the opponent's or the mover's last move (`lmr_far_defence_*`).
+    fn point_reduction(&self, info: &NodeInfo, mv: Pos) -> i32 {
+        let mut r = 0;
+        if lmr_false_forbid() > 0 && self.board.pattern4(mv, Color::Black) == Pattern4::Forbid {
+            r -= lmr_false_forbid();
+        }
+        let far_defence = lmr_far_defence_opp() > 0 || lmr_far_defence_own() > 0;
+        if far_defence
+            && matches!(info.threat, Threat::Defend)
+            && self.board.pattern4(mv, info.me.opp()) < Pattern4::Block4
+        {
+            let far = |back| {
+                self.recent_move(info.ply, back)
+                    .distance(mv)
+                    .is_some_and(|d| d > USELESS_DEFENCE_DISTANCE)
+            };
+            if far(1) {
+                r += lmr_far_defence_opp();
+            }
+            if far(2) {
+                r += lmr_far_defence_own();
+            }
+        }
+        r
+    }
+
+    /// The move played `back` plies before the node at `ply` (`Pos::NONE` for a null move or
+    /// before the first stone).
+    fn recent_move(&self, ply: usize, back: usize) -> Pos {
+        if ply >= back {
+            self.played[ply - back]
+        } else {
+            let (pos, _) = self.board.history().rev().nth(back - 1).unzip();
+            pos.unwrap_or(Pos::NONE)
+        }
+    }
+
+    /// With `lmr_cut_killer`, before `mv` is played: `mv` is one of the node's killers, the node answers no threat
+    /// and the move makes less than an open three for its mover.
+    fn spares_killer(&self, info: &NodeInfo, mv: Pos) -> bool {
+        lmr_cut_killer() > 0
+            && info.quiet()
+            && self.hist.killers(info.ply).contains(&mv)
+            && self.board.pattern4(mv, info.me) < Pattern4::Flex3
     }
 
     /// Depth (`ONE_PLY` units) added to move `mv` of a node: a ply for a singular table move,

@@ -112,6 +112,7 @@ impl Worker<'_> {
         let r = nmp_reduction() + depth / nmp_depth_divisor();
         let me = self.board.side_to_move();
         self.threatening[ply] = false;
+        self.played[ply] = Pos::NONE;
         self.board.set_side_to_move(me.opp());
         self.nulls[ply + 1] = true;
         let child_depth = (depth - 1 - r) * ONE_PLY;
