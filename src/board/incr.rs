@@ -244,9 +244,12 @@ impl<const V: bool> Hot<'_, V> {
     }
 }
 
-/// Five bytes of one: adds 1 to five consecutive `near` counts at once.
-const NEAR_ROW: u64 = 0x0000_0001_0101_0101;
-const _: () = assert!(CANDIDATE_RADIUS == 2);
+/// Cells in one row of the candidate square.
+const NEAR_SPAN: usize = 2 * CANDIDATE_RADIUS as usize + 1;
+/// `NEAR_SPAN` bytes of one: adds 1 to that many consecutive `near` counts at once.
+const NEAR_ROW: u64 = u64::MAX >> (8 * (8 - NEAR_SPAN)) & 0x0101_0101_0101_0101;
+// A row of the square fits one 8-byte word, and the padding leaves room to read it.
+const _: () = assert!(NEAR_SPAN <= 8 && CANDIDATE_RADIUS as usize <= PAD);
 
 impl Board {
     /// Recomputes every incremental structure from the cells (setup, walls, reference use).
@@ -362,10 +365,10 @@ impl Board {
     /// Adds (`up`) or removes one stone at padded index `i` in the candidate-area counts.
     #[inline]
     fn update_near(&mut self, i: usize, up: bool) {
-        let s = self.stride;
-        for dy in 0..5 {
-            // Rows i−2s..=i+2s, columns −2..=+2, read as 8 bytes (the padding leaves room).
-            let a = i + dy * s - 2 * s - 2;
+        let (s, r) = (self.stride, CANDIDATE_RADIUS as usize);
+        for dy in 0..NEAR_SPAN {
+            // Rows i−r·s..=i+r·s, columns −r..=+r, read as 8 bytes (the padding leaves room).
+            let a = i + dy * s - r * s - r;
             let Some(bytes) = self.near.get_mut(a..a + 8) else {
                 debug_assert!(false, "near row out of range");
                 continue;
@@ -373,7 +376,7 @@ impl Board {
             let mut w = [0u8; 8];
             w.copy_from_slice(bytes);
             let v = u64::from_le_bytes(w);
-            // No byte carries: a count never exceeds 25, and a removed stone was counted.
+            // No byte carries: a count never exceeds NEAR_SPAN², and a removed stone was counted.
             let v = if up {
                 v.wrapping_add(NEAR_ROW)
             } else {
