@@ -239,7 +239,7 @@ tunables! {
     iir_min_depth: i32 = 6, 0..=12, step 1;
     /// Depth (`ONE_PLY` units) added to a node that must answer the opponent's open three
     /// (0: none).
-    defend_extension: i32 = 100, 0..=100, step 10;
+    defend_extension: i32 = 100, 0..=200, step 10;
     /// The defend extension only from this remaining depth (1: an open three met at the
     /// horizon is a leaf, not a node of its own).
     defend_ext_min_depth: i32 = 0, 0..=4, step 1;
