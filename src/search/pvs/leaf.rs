@@ -10,7 +10,7 @@ use super::super::params::{
 };
 use super::super::qfours::{quiesce_fours, QuiescenceLimits};
 use super::super::score::{mate_in, value_from_tt, value_to_tt, Score, MATE_BOUND};
-use super::super::tt::Bound;
+use super::super::tt::{Bound, TtHit};
 use super::super::vcf;
 use super::Worker;
 
@@ -46,8 +46,16 @@ impl Worker<'_> {
         let stand = eval::evaluate(&self.board);
         let (v, bound) = self.leaf_value(stand, alpha, beta, ply);
         if tte.is_none_or(|h| h.depth <= 0) {
-            let tt_value = value_to_tt(v, ply);
-            self.sh.tt.store(key, Pos::NONE, tt_value, stand, 0, bound);
+            // A leaf result keeps the principal-variation flag a deeper visit may have set.
+            let entry = TtHit {
+                mv: Pos::NONE,
+                value: value_to_tt(v, ply),
+                eval: stand,
+                depth: 0,
+                bound,
+                pv: tte.is_some_and(|h| h.pv),
+            };
+            self.sh.tt.store_entry(key, entry);
         }
         v
     }
@@ -242,6 +250,27 @@ mod tests {
             assert_eq!(w.cached_leaf(WIDE.0, 500, 2), stand);
             let h = tt.probe(key).unwrap();
             assert_eq!((h.value, h.depth, h.bound), (123, 4, Bound::Lower));
+        });
+    }
+
+    #[test]
+    fn a_leaf_store_keeps_the_principal_variation_flag() {
+        with_worker(QUIET, |w, tt| {
+            let key = w.board.hash();
+            let stand = eval::evaluate(&w.board);
+            let shallow_pv = TtHit {
+                mv: Pos::NONE,
+                value: stand - 500,
+                eval: stand,
+                depth: 0,
+                bound: Bound::Upper,
+                pv: true,
+            };
+            tt.store_entry(key, shallow_pv);
+            // The entry does not settle the window, so the leaf is evaluated and stored again.
+            assert_eq!(w.cached_leaf(WIDE.0, WIDE.1, 2), stand);
+            let h = tt.probe(key).unwrap();
+            assert_eq!((h.value, h.bound, h.pv), (stand, Bound::Exact, true));
         });
     }
 }
