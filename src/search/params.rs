@@ -302,9 +302,9 @@ tunables! {
     /// reduced or pruned (0: only fours that also make an open three are, and plain fours
     /// are ordered, reduced and pruned as quiet moves by their pattern value).
     four_forcing: i32 = 1, 0..=1, step 1;
-    /// The block and defend extensions apply at plies below this many times the iteration's
-    /// depth (a cap that keeps forcing lines from growing without end).
-    extension_ply_cap: i32 = 2, 1..=8, step 1;
+    /// The block and defend extensions apply at plies below this percentage of the
+    /// iteration's depth (a cap that keeps forcing lines from growing without end).
+    extension_cap_pct: i32 = 200, 50..=800, step 10;
     /// Late-move reduction (`ONE_PLY` units) taken off a move that makes an open three or
     /// better when the mover's move two plies before did too (a continued attack; 0: none).
     continued_attack_reduction: i32 = 53, 0..=200, step 10;

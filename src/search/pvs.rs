@@ -319,7 +319,7 @@ impl<'a> Worker<'a> {
         if four_three_extension() > 0
             && four_three_defence() > 0
             && matches!(threat, Threat::None)
-            && (ply as i32) < extension_ply_cap() * self.root_depth
+            && self.may_extend(ply)
             && self.board.faces_winning_four_three()
         {
             depth += four_three_extension();
@@ -473,13 +473,19 @@ impl<'a> Worker<'a> {
         })
     }
 
+    /// Whether a node at `ply` may still be extended: below `extension_cap_pct` % of the
+    /// iteration's depth.
+    fn may_extend(&self, ply: usize) -> bool {
+        (ply as i32) * 100 < extension_cap_pct() * self.root_depth
+    }
+
     /// The depth a node searches to ([`ONE_PLY`] units), given the threat on its board (`Err`
     /// with the score when the threat decides the game): the forced block of a four is
     /// searched `block_extension` deeper and never ends a line; the few answers to an open
     /// three may be searched `defend_extension` deeper. Extensions stop at
-    /// `extension_ply_cap` times the iteration's depth.
+    /// `extension_cap_pct` % of the iteration's depth.
     fn threat_depth(&self, threat: Threat, depth: i32, ply: usize) -> Result<i32, Score> {
-        let extend = (ply as i32) < extension_ply_cap() * self.root_depth;
+        let extend = self.may_extend(ply);
         Ok(match threat {
             Threat::Win(n) => return Err(mate_in(ply + n as usize)),
             Threat::Loss(n) => return Err(mated_in(ply + n as usize)),
