@@ -7,9 +7,9 @@
 //! the shortest VCFs) or a longer VCF whose line checks out independently), `defend` (the
 //! opponent threatens a VCF: best among the moves that stop every VCF), `noforbid` (Black's
 //! only VCF runs through a forbidden point: the move is legal and not one of expect, the
-//! forbidden points; Black may still win by threats there, so a mate may be claimed), `vct` (no VCF, but a three or four after which
-//! every defence loses to a VCF: a mate score and best among the threat moves an independent
-//! naive check proved winning).
+//! forbidden points; Black may still win by threats there, so a mate may be claimed), `vct`
+//! (no VCF, but a three or four after which every defence loses to a VCF: a mate score and
+//! best among the threat moves an independent naive check proved winning).
 
 use std::sync::atomic::AtomicBool;
 
