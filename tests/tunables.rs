@@ -177,11 +177,11 @@ fn a_tuning_build_sets_checked_values_through_info() {
 
     // The search reads the values: a change changes the tree, the default restores it.
     let default_nodes = fixed_search_nodes();
+    search::set_tunable("lmr_min_moves", "4").unwrap();
+    assert_eq!(params::lmr_min_moves(), 4);
+    let later_reduced_nodes = fixed_search_nodes();
+    assert_ne!(later_reduced_nodes, default_nodes);
     search::set_tunable("lmr_min_moves", "1").unwrap();
-    assert_eq!(params::lmr_min_moves(), 1);
-    let reduced_nodes = fixed_search_nodes();
-    assert_ne!(reduced_nodes, default_nodes);
-    search::set_tunable("lmr_min_moves", "3").unwrap();
     assert_eq!(fixed_search_nodes(), default_nodes);
 
     // The evaluation's weights too: the tempo bonus moves the evaluation by as much.
@@ -207,4 +207,18 @@ fn a_tuning_build_sets_checked_values_through_info() {
     assert_eq!(renju_evaluation(), default_eval + opp_block1 / 2);
     assert!(feed(&mut s, "INFO tune_w_renju_fine_opp_block1 0").is_empty());
     assert_eq!(renju_evaluation(), default_eval);
+
+    // The renju colour scales. White to move with an open three: White's shapes weighing
+    // more is better for White; Black's scale changes the value too; 100 % is the plain
+    // evaluation.
+    use pentad::search::bench::board_from_moves;
+    let three = board_from_moves(pentad::core::Rule::RENJU, 15, "h8 g9 a1 h9 a3 i9 a5").unwrap();
+    let plain = pentad::eval::evaluate_linear(&three);
+    assert!(feed(&mut s, "INFO tune_renju_white_shape_pct 150").is_empty());
+    assert!(pentad::eval::evaluate_linear(&three) > plain);
+    assert!(feed(&mut s, "INFO tune_renju_white_shape_pct 100").is_empty());
+    assert!(feed(&mut s, "INFO tune_renju_black_shape_pct 150").is_empty());
+    assert_ne!(pentad::eval::evaluate_linear(&three), plain);
+    assert!(feed(&mut s, "INFO tune_renju_black_shape_pct 100").is_empty());
+    assert_eq!(pentad::eval::evaluate_linear(&three), plain);
 }

@@ -305,6 +305,9 @@ tunables! {
     /// The block and defend extensions apply at plies below this percentage of the
     /// iteration's depth (a cap that keeps forcing lines from growing without end).
     extension_cap_pct: i32 = 200, 50..=800, step 10;
+    /// The open-three (defend) extension's own cap, a percentage of the iteration's depth
+    /// like `extension_cap_pct`; the lower of the two applies.
+    defend_cap_pct: i32 = 200, 50..=800, step 10;
     /// Late-move reduction (`ONE_PLY` units) taken off a move that makes an open three or
     /// better when the mover's move two plies before did too (a continued attack; 0: none).
     continued_attack_reduction: i32 = 53, 0..=200, step 10;
@@ -365,6 +368,12 @@ tunables! {
     safety_check_nodes: u64 = 0, 0..=1_000_000, step 2_000;
     /// Node budget of the helper thread's VCT.
     helper_vct_nodes: u64 = 3_000_000, 10_000..=30_000_000, step 100_000;
+    /// Renju: Black's shapes count this percentage of their weight in the evaluation (a
+    /// colour-specific scale: Black's threats are hemmed in by forbidden points, White's
+    /// are not).
+    renju_black_shape_pct: i32 = 100, 50..=150, step 5;
+    /// Renju: White's shapes count this percentage of their weight in the evaluation.
+    renju_white_shape_pct: i32 = 100, 50..=150, step 5;
     /// Time: with only a turn limit, the optimum is this share of the maximum.
     turn_only_optimum: f64 = 0.7, 0.3..=1.0, step 0.05;
     /// Time: the maximum is at most this many optimums…

@@ -491,7 +491,11 @@ impl<'a> Worker<'a> {
             Threat::Loss(n) => return Err(mated_in(ply + n as usize)),
             Threat::Block(_) if extend => (depth + block_extension()).max(ONE_PLY),
             Threat::Block(_) => depth.max(ONE_PLY),
-            Threat::Defend if extend && plies(depth) >= defend_ext_min_depth() => {
+            Threat::Defend
+                if extend
+                    && (ply as i32) * 100 < defend_cap_pct() * self.root_depth
+                    && plies(depth) >= defend_ext_min_depth() =>
+            {
                 depth + defend_extension()
             }
             _ => depth,
