@@ -306,7 +306,9 @@ tunables! {
     /// iteration's depth (a cap that keeps forcing lines from growing without end).
     extension_cap_pct: i32 = 200, 50..=800, step 10;
     /// The open-three (defend) extension's own cap, a percentage of the iteration's depth
-    /// like `extension_cap_pct`; the lower of the two applies.
+    /// like `extension_cap_pct`; the lower of the two applies (at 100 the answers to threes
+    /// stop compounding along long forcing lines while the block of a four keeps the wider
+    /// cap: docs/experiments-3.md, session 24).
     defend_cap_pct: i32 = 200, 50..=800, step 10;
     /// Late-move reduction (`ONE_PLY` units) taken off a move that makes an open three or
     /// better when the mover's move two plies before did too (a continued attack; 0: none).

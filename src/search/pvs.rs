@@ -483,7 +483,8 @@ impl<'a> Worker<'a> {
     /// with the score when the threat decides the game): the forced block of a four is
     /// searched `block_extension` deeper and never ends a line; the few answers to an open
     /// three may be searched `defend_extension` deeper. Extensions stop at
-    /// `extension_cap_pct` % of the iteration's depth.
+    /// `extension_cap_pct` % of the iteration's depth, the open-three one also at
+    /// `defend_cap_pct` % (whichever is lower).
     fn threat_depth(&self, threat: Threat, depth: i32, ply: usize) -> Result<i32, Score> {
         let extend = self.may_extend(ply);
         Ok(match threat {
