@@ -207,18 +207,4 @@ fn a_tuning_build_sets_checked_values_through_info() {
     assert_eq!(renju_evaluation(), default_eval + opp_block1 / 2);
     assert!(feed(&mut s, "INFO tune_w_renju_fine_opp_block1 0").is_empty());
     assert_eq!(renju_evaluation(), default_eval);
-
-    // The renju colour scales. White to move with an open three: White's shapes weighing
-    // more is better for White; Black's scale changes the value too; 100 % is the plain
-    // evaluation.
-    use pentad::search::bench::board_from_moves;
-    let three = board_from_moves(pentad::core::Rule::RENJU, 15, "h8 g9 a1 h9 a3 i9 a5").unwrap();
-    let plain = pentad::eval::evaluate_linear(&three);
-    assert!(feed(&mut s, "INFO tune_renju_white_shape_pct 150").is_empty());
-    assert!(pentad::eval::evaluate_linear(&three) > plain);
-    assert!(feed(&mut s, "INFO tune_renju_white_shape_pct 100").is_empty());
-    assert!(feed(&mut s, "INFO tune_renju_black_shape_pct 150").is_empty());
-    assert_ne!(pentad::eval::evaluate_linear(&three), plain);
-    assert!(feed(&mut s, "INFO tune_renju_black_shape_pct 100").is_empty());
-    assert_eq!(pentad::eval::evaluate_linear(&three), plain);
 }

@@ -20,8 +20,7 @@ pub mod tuning;
 pub mod weights;
 
 use crate::board::{Board, Pattern, Pattern4};
-use crate::core::{Color, RuleKind};
-use crate::search::params;
+use crate::core::Color;
 use tables::EvalTables;
 
 /// Largest magnitude an evaluation can take (well below mate scores).
@@ -60,42 +59,21 @@ pub fn evaluate_linear(board: &Board) -> i32 {
     let w = weights::for_rule(board.rule().kind);
     let me = board.side_to_move();
     let opp = me.opp();
-    // Shapes of two stones or more (`mine`, `theirs`) apart from the one-stone line
-    // shapes, which act as a tempo term (`stones`), so that a colour scale reads shapes only.
-    let (mut mine, mut theirs, mut stones) = (0, 0, 0);
+    let mut s = w.tempo;
     for p4 in Pattern4::ALL {
         let i = p4 as usize;
-        mine += w.cell_me[i] * board.pattern4_count(me, p4) as i32;
-        theirs += w.cell_opp[i] * board.pattern4_count(opp, p4) as i32;
+        s += w.cell_me[i] * board.pattern4_count(me, p4) as i32;
+        s -= w.cell_opp[i] * board.pattern4_count(opp, p4) as i32;
     }
     for p in Pattern::ALL {
         let i = p as usize;
-        let me_part = w.line_me[i] * board.pattern_count(me, p) as i32;
-        let opp_part = w.line_opp[i] * board.pattern_count(opp, p) as i32;
-        if i < Pattern::Block2 as usize {
-            stones += me_part - opp_part;
-        } else {
-            mine += me_part;
-            theirs += opp_part;
-        }
+        s += w.line_me[i] * board.pattern_count(me, p) as i32;
+        s -= w.line_opp[i] * board.pattern_count(opp, p) as i32;
     }
     let fine = w.fine_me_block1 * board.pattern_count(me, Pattern::Block1) as i32
         - w.fine_opp_block1 * board.pattern_count(opp, Pattern::Block1) as i32;
-    let (mine_pct, theirs_pct) = (renju_shape_pct(me), renju_shape_pct(opp));
-    if board.rule().kind == RuleKind::Renju && (mine_pct, theirs_pct) != (100, 100) {
-        mine = mine * mine_pct / 100;
-        theirs = theirs * theirs_pct / 100;
-    }
-    (w.tempo + stones + mine - theirs + fine / weights::FINE_UNIT).clamp(-EVAL_LIMIT, EVAL_LIMIT)
-}
-
-/// The percentage of their weight that `colour`'s shapes count for in renju.
-#[inline]
-fn renju_shape_pct(colour: Color) -> i32 {
-    match colour {
-        Color::Black => params::renju_black_shape_pct(),
-        Color::White => params::renju_white_shape_pct(),
-    }
+    s += fine / weights::FINE_UNIT;
+    s.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
 #[cfg(test)]

@@ -370,12 +370,6 @@ tunables! {
     safety_check_nodes: u64 = 0, 0..=1_000_000, step 2_000;
     /// Node budget of the helper thread's VCT.
     helper_vct_nodes: u64 = 3_000_000, 10_000..=30_000_000, step 100_000;
-    /// Renju: Black's shapes count this percentage of their weight in the evaluation (a
-    /// colour-specific scale: Black's threats are hemmed in by forbidden points, White's
-    /// are not).
-    renju_black_shape_pct: i32 = 100, 50..=150, step 5;
-    /// Renju: White's shapes count this percentage of their weight in the evaluation.
-    renju_white_shape_pct: i32 = 100, 50..=150, step 5;
     /// Time: with only a turn limit, the optimum is this share of the maximum.
     turn_only_optimum: f64 = 0.7, 0.3..=1.0, step 0.05;
     /// Time: the maximum is at most this many optimums…

@@ -476,7 +476,12 @@ impl<'a> Worker<'a> {
     /// Whether a node at `ply` may still be extended: below `extension_cap_pct` % of the
     /// iteration's depth.
     fn may_extend(&self, ply: usize) -> bool {
-        (ply as i32) * 100 < extension_cap_pct() * self.root_depth
+        self.below_cap(ply, extension_cap_pct())
+    }
+
+    /// Whether `ply` lies below `cap_pct` % of the iteration's depth.
+    fn below_cap(&self, ply: usize, cap_pct: i32) -> bool {
+        (ply as i32) * 100 < cap_pct * self.root_depth
     }
 
     /// The depth a node searches to ([`ONE_PLY`] units), given the threat on its board (`Err`
@@ -494,7 +499,7 @@ impl<'a> Worker<'a> {
             Threat::Block(_) => depth.max(ONE_PLY),
             Threat::Defend
                 if extend
-                    && (ply as i32) * 100 < defend_cap_pct() * self.root_depth
+                    && self.below_cap(ply, defend_cap_pct())
                     && plies(depth) >= defend_ext_min_depth() =>
             {
                 depth + defend_extension()
