@@ -201,10 +201,22 @@ fn a_tuning_build_sets_checked_values_through_info() {
     // moves the evaluation by their count, half a point by half of it.
     let opp_block1 = i32::try_from(renju_board().pattern_count(WHITE, BLOCK1)).unwrap();
     assert!(opp_block1 > 0);
-    assert!(feed(&mut s, "INFO tune_w_renju_fine_opp_block1 -16").is_empty());
-    assert_eq!(renju_evaluation(), default_eval + opp_block1);
-    assert!(feed(&mut s, "INFO tune_w_renju_fine_opp_block1 -8").is_empty());
-    assert_eq!(renju_evaluation(), default_eval + opp_block1 / 2);
+    // Measured from zero corrections on both sides, whatever the built-in ones are.
+    let fine_default = |name: &str| tunable_value(name).unwrap().to_string();
+    let (me_default, opp_default) = (
+        fine_default("w_renju_fine_me_block1"),
+        fine_default("w_renju_fine_opp_block1"),
+    );
+    assert!(feed(&mut s, "INFO tune_w_renju_fine_me_block1 0").is_empty());
     assert!(feed(&mut s, "INFO tune_w_renju_fine_opp_block1 0").is_empty());
+    let no_fine_eval = renju_evaluation();
+    assert!(feed(&mut s, "INFO tune_w_renju_fine_opp_block1 -16").is_empty());
+    assert_eq!(renju_evaluation(), no_fine_eval + opp_block1);
+    assert!(feed(&mut s, "INFO tune_w_renju_fine_opp_block1 -8").is_empty());
+    assert_eq!(renju_evaluation(), no_fine_eval + opp_block1 / 2);
+    for (name, value) in [("me", &me_default), ("opp", &opp_default)] {
+        let line = format!("INFO tune_w_renju_fine_{name}_block1 {value}");
+        assert!(feed(&mut s, &line).is_empty(), "{line}");
+    }
     assert_eq!(renju_evaluation(), default_eval);
 }

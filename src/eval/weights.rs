@@ -32,15 +32,16 @@ pub struct EvalWeights {
 /// The unit of the one-stone corrections: a sixteenth of a point.
 pub const FINE_UNIT: i32 = 16;
 
-/// Weights for renju.
+/// Weights for renju: the self-play fit moved a quarter of the way towards a fit to a
+/// stronger engine's scores (docs/eval-training.md, session 25).
 pub const RENJU: EvalWeights = EvalWeights {
     tempo: 12,
-    cell_me: [0, -44, -18, 0, -9, 17, 16, 54, 73, 22, 142, 160, 300, 0],
-    cell_opp: [0, -76, -19, -2, -15, 4, -1, 28, 54, -4, 95, 226, 198, 0],
-    line_me: [0, 0, 0, -3, 7, 6, 16, 9, 67, 27, 0],
-    line_opp: [0, 0, -1, -3, 7, 6, 18, 11, 88, 88, 0],
-    fine_me_block1: 0,
-    fine_opp_block1: 0,
+    cell_me: [0, -46, -13, -2, -8, 15, 22, 55, 71, 25, 138, 160, 300, 0],
+    cell_opp: [0, -77, -15, -4, -14, 2, 3, 28, 51, -4, 89, 232, 196, 0],
+    line_me: [0, 0, 0, -2, 6, 7, 17, 10, 64, 27, 0],
+    line_opp: [0, 0, -1, -2, 6, 7, 18, 15, 86, 86, 0],
+    fine_me_block1: 2,
+    fine_opp_block1: 1,
 };
 
 /// Weights for freestyle, standard and caro (no forbidden points).

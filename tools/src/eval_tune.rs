@@ -33,6 +33,19 @@ pub struct Args {
     /// chance, for records that carry scores (selfplay games files).
     #[arg(long, default_value_t = 1.0)]
     pub blend: f64,
+    /// The logistic scale of the fit, in evaluation units (default: the one that fits the
+    /// current weights to the results best). Fixing it keeps the fitted weights in the unit
+    /// the search's margins assume when the targets are another engine's scores.
+    #[arg(long)]
+    pub scale: Option<f64>,
+    /// Fit only the tempo and the shapes below an open three; threes, fours and their
+    /// combinations keep their values (the search's tactics lean on them).
+    #[arg(long)]
+    pub below_threes: bool,
+    /// Print the weights moved this fraction of the way from the current ones to the fit
+    /// (a cautious step when the targets come from another engine).
+    #[arg(long, default_value_t = 1.0)]
+    pub fraction: f64,
 }
 
 /// Fewest positions worth fitting a weight set to.
@@ -57,7 +70,10 @@ const COLOUR: usize = NP;
 
 /// Weights that stay as they are: fives and open fours are wins (the search's static win
 /// check), dead and overline cells carry no value.
-fn frozen(i: usize) -> bool {
+fn frozen(i: usize, below_threes: bool) -> bool {
+    if below_threes && tactical(i) {
+        return true;
+    }
     let cell_fixed = |k: usize| k == Pattern4::None as usize || k == Pattern4::Five as usize;
     let line_fixed = |k: usize| {
         k == Pattern::Dead as usize
@@ -70,6 +86,19 @@ fn frozen(i: usize) -> bool {
         i if i < 1 + 2 * N4 => cell_fixed(i - 1 - N4),
         i if i < 1 + 2 * N4 + NL => line_fixed(i - 1 - 2 * N4),
         i => line_fixed(i - 1 - 2 * N4 - NL),
+    }
+}
+
+/// Whether weight `i` is that of an open three or a stronger shape.
+fn tactical(i: usize) -> bool {
+    let cell = |k: usize| k >= Pattern4::Flex3 as usize;
+    let line = |k: usize| k >= Pattern::Flex3 as usize;
+    match i {
+        0 | COLOUR => false,
+        i if i < 1 + N4 => cell(i - 1),
+        i if i < 1 + 2 * N4 => cell(i - 1 - N4),
+        i if i < 1 + 2 * N4 + NL => line(i - 1 - 2 * N4),
+        i => line(i - 1 - 2 * N4 - NL),
     }
 }
 
@@ -307,7 +336,13 @@ fn fit_scale(samples: &[Sample], w: &[f64]) -> f64 {
 }
 
 /// Adam on the squared error, with a small pull towards the starting weights.
-fn fit(samples: &[Sample], start: &[f64], scale: f64, steps: usize, name: &str) -> Vec<f64> {
+fn fit(
+    samples: &[Sample],
+    start: &[f64],
+    scale: f64,
+    (steps, below_threes): (usize, bool),
+    name: &str,
+) -> Vec<f64> {
     let progress = Progress::new(steps as u64, &format!("fitting {name}"));
     let mut w = start.to_vec();
     let (mut m, mut v) = (vec![0.0; NFIT], vec![0.0; NFIT]);
@@ -324,7 +359,7 @@ fn fit(samples: &[Sample], start: &[f64], scale: f64, steps: usize, name: &str) 
             g[COLOUR] += if s.black { k } else { -k };
         }
         for i in 0..NFIT {
-            if frozen(i) {
+            if frozen(i, below_threes) {
                 continue;
             }
             let gi = g[i] / n + l2 * (w[i] - start[i]);
@@ -385,6 +420,9 @@ pub fn run(args: &Args) -> Result<()> {
     if !(0.0..=1.0).contains(&args.blend) {
         bail!("--blend must lie in 0..=1");
     }
+    if !(0.0..=1.0).contains(&args.fraction) {
+        bail!("--fraction must lie in 0..=1");
+    }
     let records = read_records(&args.games)?;
     for (name, kind) in [("RENJU", RuleKind::Renju), ("GOMOKU", RuleKind::Freestyle)] {
         let samples = load(&records, kind == RuleKind::Renju);
@@ -395,7 +433,7 @@ pub fn run(args: &Args) -> Result<()> {
         let (mut train, mut test): (Vec<Sample>, Vec<Sample>) =
             samples.into_iter().partition(|s| s.game % HOLD_OUT != 0);
         let start = current_weights(kind);
-        let scale = fit_scale(&train, &start);
+        let scale = args.scale.unwrap_or_else(|| fit_scale(&train, &start));
         print_calibration(&train, &start);
         set_targets(&mut train, args.blend, scale);
         set_targets(&mut test, args.blend, scale);
@@ -414,7 +452,7 @@ pub fn run(args: &Args) -> Result<()> {
             loss(&test, &start, scale),
             loss(&test_results, &start, scale)
         );
-        let w = fit(&train, &start, scale, args.steps, name);
+        let w = fit(&train, &start, scale, (args.steps, args.below_threes), name);
         println!(
             "fitted weights:  fit loss {:.6}, held-out loss {:.6} (on results alone {:.6})",
             loss(&train, &w, scale),
@@ -434,12 +472,27 @@ pub fn run(args: &Args) -> Result<()> {
             spread(&start),
             spread(&w)
         );
-        print_set(name, &w);
+        if args.fraction != 1.0 {
+            println!(
+                "moved {} of the way from the current weights:",
+                args.fraction
+            );
+        }
+        print_set(name, &step_towards(&start, &w, args.fraction));
     }
     Ok(())
 }
 
 /// Prints one weight set as the `weights.rs` constant `name`.
+/// `start` moved `fraction` of the way to `fitted`, weight by weight.
+fn step_towards(start: &[f64], fitted: &[f64], fraction: f64) -> Vec<f64> {
+    start
+        .iter()
+        .zip(fitted)
+        .map(|(a, b)| a + fraction * (b - a))
+        .collect()
+}
+
 fn print_set(name: &str, w: &[f64]) {
     println!("pub const {name}: EvalWeights = EvalWeights {{");
     println!("    tempo: {},", w[0].round() as i64);
@@ -476,9 +529,43 @@ mod tests {
             ] {
                 b.make_move(Pos::from_human(m).unwrap());
                 let e: f64 = features(&b).iter().zip(&w).map(|(a, b)| a * b).sum();
-                assert_eq!(e as i32, evaluate(&b), "{rule:?} after {m}");
+                // The engine rounds the one-stone corrections (sixteenths) to whole points.
+                let engine = f64::from(evaluate(&b));
+                assert!(
+                    (e - engine).abs() < 1.0,
+                    "{rule:?} after {m}: {e} against {engine}"
+                );
             }
         }
+    }
+
+    #[test]
+    fn a_fraction_steps_part_of_the_way() {
+        let w = step_towards(&[10.0, -4.0, 0.0], &[30.0, 4.0, 0.0], 0.25);
+        assert_eq!(w, vec![15.0, -2.0, 0.0]);
+    }
+
+    #[test]
+    fn below_threes_freezes_threes_and_stronger_shapes_only() {
+        let cell_me = |p: Pattern4| 1 + p as usize;
+        let line_opp = |p: Pattern| 1 + 2 * N4 + NL + p as usize;
+        for i in [
+            cell_me(Pattern4::Flex3),
+            cell_me(Pattern4::Block4),
+            line_opp(Pattern::Flex3),
+        ] {
+            assert!(frozen(i, true) && !frozen(i, false), "weight {i}");
+        }
+        for i in [
+            0,
+            cell_me(Pattern4::Flex2x2),
+            line_opp(Pattern::Block3),
+            COLOUR,
+        ] {
+            assert!(!frozen(i, true), "weight {i}");
+        }
+        // The wins stay frozen either way.
+        assert!(frozen(cell_me(Pattern4::Flex4), false));
     }
 
     #[test]
