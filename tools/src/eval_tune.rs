@@ -340,7 +340,8 @@ fn fit(
     samples: &[Sample],
     start: &[f64],
     scale: f64,
-    (steps, below_threes): (usize, bool),
+    steps: usize,
+    below_threes: bool,
     name: &str,
 ) -> Vec<f64> {
     let progress = Progress::new(steps as u64, &format!("fitting {name}"));
@@ -423,6 +424,9 @@ pub fn run(args: &Args) -> Result<()> {
     if !(0.0..=1.0).contains(&args.fraction) {
         bail!("--fraction must lie in 0..=1");
     }
+    if args.scale.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
+        bail!("--scale must be a positive number");
+    }
     let records = read_records(&args.games)?;
     for (name, kind) in [("RENJU", RuleKind::Renju), ("GOMOKU", RuleKind::Freestyle)] {
         let samples = load(&records, kind == RuleKind::Renju);
@@ -452,7 +456,7 @@ pub fn run(args: &Args) -> Result<()> {
             loss(&test, &start, scale),
             loss(&test_results, &start, scale)
         );
-        let w = fit(&train, &start, scale, (args.steps, args.below_threes), name);
+        let w = fit(&train, &start, scale, args.steps, args.below_threes, name);
         println!(
             "fitted weights:  fit loss {:.6}, held-out loss {:.6} (on results alone {:.6})",
             loss(&train, &w, scale),
