@@ -22,8 +22,8 @@ pub struct EvalWeights {
     pub line_opp: [i32; 11],
     /// A correction to `line_me[Block1]` in [`FINE_UNIT`]ths of a point, a tuning handle:
     /// every stone makes dozens of one-stone line cells, so their weights act as a tempo term
-    /// that whole points tune only coarsely (zero here: half a point either way measured no
-    /// gain, docs/experiments-2.md, sessions 18-19).
+    /// that whole points tune only coarsely (half a point either way measured no gain,
+    /// docs/experiments-2.md, sessions 18-19; renju's small values come from session 25's fit).
     pub fine_me_block1: i32,
     /// A correction to `line_opp[Block1]` in [`FINE_UNIT`]ths of a point.
     pub fine_opp_block1: i32,
