@@ -12,6 +12,10 @@ use pentad::engine::swap2::{
 
 /// The largest |score| (White to move) a proposal may have to count as balanced.
 const BALANCED: i32 = 100;
+/// The same bound in renju. Its evaluation (with the tables fitted to Rapfi's scores since
+/// session 26) finds no three-stone shape near the centre within 100 of even: in renju those
+/// openings all lean to one side (the most even one scores 103 at the probe's nodes).
+const BALANCED_RENJU: i32 = 150;
 
 /// A board with `stones` (human notation) alternately Black and White, White to move after
 /// an odd count, as the session builds it from SWAP2BOARD.
@@ -82,8 +86,13 @@ fn proposal_is_legal_balanced_and_deterministic() {
             assert!((p.x() as i32 - c).abs() <= 2 && (p.y() as i32 - c).abs() <= 2);
         }
         let s = probe(&b, DEFAULT_PROBE_NODES * REFINE_FACTOR);
+        let bound = if rule == Rule::RENJU {
+            BALANCED_RENJU
+        } else {
+            BALANCED
+        };
         assert!(
-            s.abs() <= BALANCED,
+            s.abs() <= bound,
             "{rule:?} {size}: {r:?} scores {s} for White"
         );
         if size == 15 && rule == Rule::FREESTYLE {

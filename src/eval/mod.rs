@@ -2,7 +2,8 @@
 //!
 //! The value, from the side to move's point of view, is the linear evaluation over the
 //! board's pattern counts ([`evaluate_linear`], weights in [`weights`]) plus two learned
-//! parts, fitted by `pentad-tools train-eval` and loaded with `INFO eval_file`:
+//! parts, fitted by `pentad-tools train`, built in (`tables::builtin`) or loaded with
+//! `INFO eval_file`:
 //! - **cell values**: every empty cell's pattern code (its four line patterns) has a value
 //!   per colour; the board keeps `sum(Black) - sum(White)` up to date on move and undo. The
 //!   evaluation averages that sum over the position and the one before the last move, which
@@ -11,8 +12,9 @@
 //!   stone (see [`threat`]), per side to move.
 //!
 //! No board scan: a few counter reads and two table lookups. The tables (`tables`) are
-//! installed on a board with [`prepare`]; the built-in tables are zero (docs/eval-training.md
-//! says why), and a board with zero tables keeps no value sum and evaluates linearly.
+//! installed on a board with [`prepare`]. The built-in tables (`builtin.eval`) have values for
+//! renju only (docs/eval-training.md, session 26); for the other rules they are zero, and a
+//! board with zero tables keeps no value sum and evaluates linearly.
 
 pub mod tables;
 pub mod threat;

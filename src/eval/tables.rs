@@ -299,11 +299,20 @@ fn current_slot() -> &'static RwLock<Arc<EvalTables>> {
     CURRENT.get_or_init(|| RwLock::new(builtin()))
 }
 
-/// The built-in tables: all zero, until a fitted set beats the linear evaluation in
-/// self-play (docs/eval-training.md records the attempts).
+/// The built-in tables' text (`builtin.eval`): renju's cells and threats fitted to a
+/// stronger engine's scores and taken at half strength, the other rules' zero
+/// (docs/eval-training.md, session 26).
+const BUILTIN_TEXT: &str = include_str!("builtin.eval");
+
+/// The built-in tables, parsed from [`BUILTIN_TEXT`] on first use (a unit test checks that
+/// the text parses; zero tables would stand in if it did not).
 pub fn builtin() -> Arc<EvalTables> {
     static BUILT: OnceLock<Arc<EvalTables>> = OnceLock::new();
-    BUILT.get_or_init(|| Arc::new(EvalTables::zero())).clone()
+    BUILT
+        .get_or_init(|| {
+            Arc::new(EvalTables::parse(BUILTIN_TEXT).unwrap_or_else(|_| EvalTables::zero()))
+        })
+        .clone()
 }
 
 /// The tables in use (the built-in ones unless a file was loaded).
@@ -387,6 +396,19 @@ mod tests {
             .err()
             .expect("half the ordering rows");
         assert!(format!("{err:#}").contains("expected `order`"), "{err:#}");
+    }
+
+    #[test]
+    fn the_built_in_tables_parse_and_only_renju_has_values() {
+        let t = EvalTables::parse(BUILTIN_TEXT).expect("built-in tables");
+        assert!(!t.values[Family::Renju as usize].evaluation_is_zero());
+        assert!(t.values[Family::Gomoku as usize].evaluation_is_zero());
+        assert!(t.order_for_rule(RuleKind::Renju).is_none());
+        assert_eq!(builtin().values, t.values);
+        assert!(Arc::ptr_eq(
+            builtin().for_rule(RuleKind::Freestyle),
+            &CellValues::zero()
+        ));
     }
 
     #[test]

@@ -46,6 +46,18 @@ pub struct Args {
     /// Threads computing the gradient.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
+    /// Write the fitted values multiplied by this, a cautious step when the targets come
+    /// from another engine (renju's built-in tables are a fit to Rapfi's scores at 0.5).
+    #[arg(long, default_value_t = 1.0, value_parser = parse_fraction)]
+    pub fraction: f64,
+}
+
+/// A `--fraction` in (0, 1].
+fn parse_fraction(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(f) if f > 0.0 && f <= 1.0 => Ok(f),
+        _ => Err(format!("`{text}` is not a number in (0, 1]")),
+    }
 }
 
 /// Parameter layout of a family: cells of Black, of White; threat values with Black, with
@@ -239,7 +251,8 @@ fn fit(samples: &[Sample], args: &Args, tied: bool, name: &str) -> FamilyValues 
     }
     progress.finish();
     let r = |x: f64| {
-        x.round()
+        (x * args.fraction)
+            .round()
             .clamp(-f64::from(EVAL_LIMIT), f64::from(EVAL_LIMIT)) as i16
     };
     let cells = |off: usize| (0..N_PCODES).map(|pc| r(w[off + pc])).collect::<Vec<i16>>();
@@ -288,4 +301,50 @@ pub fn run(args: &Args) -> Result<()> {
     std::fs::write(&args.out, EvalTables::new(values).to_text())?;
     eprintln!("wrote {}", args.out);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fraction_must_lie_in_zero_to_one() {
+        assert_eq!(parse_fraction("0.5"), Ok(0.5));
+        assert_eq!(parse_fraction("1"), Ok(1.0));
+        for bad in ["0", "-0.5", "1.5", "half", "NaN"] {
+            assert!(parse_fraction(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_fraction_scales_the_written_values() {
+        let args = |fraction| Args {
+            positions: Vec::new(),
+            out: String::new(),
+            iters: 50,
+            lambda: 0.0,
+            blend: 1.0,
+            rate: 2.0,
+            seed: 1,
+            threads: 1,
+            fraction,
+        };
+        // One feature, present in every position, which the side to move wins 3 times in 4.
+        let samples: Vec<Sample> = (0..20)
+            .map(|i| Sample {
+                base: 0.0,
+                x: vec![(0, 1.0)],
+                result: if i % 4 == 0 { 0.0 } else { 1.0 },
+                score: 0.0,
+                held_out: i == 0,
+            })
+            .collect();
+        let full = fit(&samples, &args(1.0), false, "full").cells[0][0];
+        let half = fit(&samples, &args(0.5), false, "half").cells[0][0];
+        assert!(full > 20, "{full}");
+        assert!(
+            (i32::from(full) - 2 * i32::from(half)).abs() <= 1,
+            "{full} {half}"
+        );
+    }
 }
