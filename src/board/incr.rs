@@ -314,6 +314,35 @@ impl Board {
         n
     }
 
+    /// The internal combined code colour index `ci` would have at empty point `f` once a
+    /// stone of value `v` stood at `q` (another point): only the line through both changes,
+    /// and only when `q` lies within the key reach of `f`; otherwise `f`'s present code.
+    pub(super) fn code4_with_stone(
+        &self,
+        f: crate::core::Pos,
+        q: crate::core::Pos,
+        v: u8,
+        ci: usize,
+    ) -> u8 {
+        let cell = &self.info[self.idx(f)];
+        let (dx, dy) = (q.x() as i32 - f.x() as i32, q.y() as i32 - f.y() as i32);
+        let (d, o) = match (dx, dy) {
+            (_, 0) => (0, dx),
+            (0, _) => (1, dy),
+            _ if dx == dy => (2, dx),
+            _ if dx == -dy => (3, dx),
+            _ => return cell.pat4()[ci],
+        };
+        if o == 0 || o.abs() > self.reach as i32 {
+            return cell.pat4()[ci];
+        }
+        let key = cell.keys[d].wrapping_add(self.place[v as usize & 3][slot(o as isize)]);
+        let sh = 4 * d as u32;
+        let pats = (cell.pats() >> (16 * ci)) & 0xFFFF;
+        let pats = pats & !(0xF << sh) | u32::from(self.code(ci, key)) << sh;
+        self.comb[(pats | (ci as u32) << 16) as usize]
+    }
+
     /// Internal pattern code of colour index `c` for a key (both colours' keys packed).
     #[inline]
     pub(super) fn code(&self, c: usize, key: u64) -> u8 {

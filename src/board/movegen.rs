@@ -5,6 +5,7 @@
 //! Black never gets a forbidden point. Points come in candidate-area order (row-major), the
 //! defences of [`GenKind::Defences`] first and the own fours after them.
 
+use super::pattern::is_maybe33;
 use super::{Board, Pattern, Pattern4, DIRECTIONS};
 use crate::core::{Color, Pos, RuleKind};
 
@@ -109,7 +110,15 @@ impl Board {
         // Not applied against renju Black, whose classes also depend on the exact 3-3 test of
         // cells farther away.
         let reach = self.line_reach();
-        let prefilter = !(opp == Color::Black && self.rule().kind == RuleKind::Renju);
+        let renju_black = opp == Color::Black && self.rule().kind == RuleKind::Renju;
+        let prefilter = !renju_black;
+        // Elsewhere a stone only weakens the opponent's lines, so no new open four or five
+        // can appear: a point that takes every threat point's open four is a defence, and
+        // the line test settles it without playing the move. Against renju Black a blocked
+        // line may lift a forbidden mark (a point that was 4-4 or 3-3 becomes an open four),
+        // so there the move is played to confirm.
+        let exact_by_lines =
+            !renju_black && n_threats == self.pattern4_count(opp, Pattern4::Flex4) as usize;
         for &q in &points[..n_points] {
             if prefilter
                 && !threats
@@ -122,15 +131,33 @@ impl Board {
             if a == Pattern4::Forbid || a >= Pattern4::Block4 {
                 continue; // own fours come below
             }
-            self.make_move_as(q, c);
-            let defends = self.pattern4_count(opp, Pattern4::Flex4) == 0
-                && self.pattern4_count(opp, Pattern4::Five) == 0;
-            self.undo();
+            if self.keeps_open_four(c, q, threats) {
+                continue;
+            }
+            let defends = exact_by_lines || {
+                self.make_move_as(q, c);
+                let defends = self.pattern4_count(opp, Pattern4::Flex4) == 0
+                    && self.pattern4_count(opp, Pattern4::Five) == 0;
+                self.undo();
+                defends
+            };
             if defends {
                 emit(self, q, a);
             }
         }
         self.generate_fours(c, emit);
+    }
+
+    /// True when, after `c` plays `q`, some threat point other than `q` surely still gives
+    /// the opponent an open four: its combined code, recomputed for the one line through `q`,
+    /// is a definite open four (not a renju 3-3 candidate, whose class depends on cells
+    /// farther away).
+    fn keeps_open_four(&self, c: Color, q: Pos, threats: &[Pos]) -> bool {
+        let (opp, v) = (c.opp().index(), super::color_value(c));
+        threats.iter().filter(|&&f| f != q).any(|&f| {
+            let code = self.code4_with_stone(f, q, v, opp);
+            !is_maybe33(code) && Pattern4::from_code(code) == Pattern4::Flex4
+        })
     }
 
     /// Fills `out` with the points where `c` makes an open four (as many as fit); returns
@@ -212,7 +239,7 @@ fn on_line_within(a: Pos, b: Pos, reach: i32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::testutil::{at, setup};
+    use crate::board::testutil::{at, random_games, setup};
     use crate::core::Rule;
 
     fn generated(b: &mut Board, c: Color, kind: GenKind) -> Vec<(Pos, Pattern4)> {
@@ -272,6 +299,57 @@ mod tests {
         // f8 stops nothing: k8 still makes an open four.
         b.make_move_as(at("f8"), Color::White);
         assert!(b.pattern4_count(Color::Black, Pattern4::Flex4) > 0);
+    }
+
+    /// Random games of every rule family: wherever the side to move faces an open three
+    /// (the opponent has an open-four point and no five), the generator's defences are
+    /// exactly the points that, played and taken back, leave the opponent no open four and
+    /// no five (every empty point tried). This checks the line test against real moves; the
+    /// walk must meet enough such positions, or the test proves nothing.
+    #[test]
+    fn open_three_defences_match_playing_every_point() {
+        let rules = [Rule::FREESTYLE, Rule::STANDARD, Rule::RENJU];
+        let mut checked = [[0u32; 2]; 3];
+        for (k, rule) in rules.into_iter().enumerate() {
+            random_games(rule, 17, 200, 60, |b| {
+                let (c, opp) = (b.side_to_move(), b.side_to_move().opp());
+                if b.pattern4_count(opp, Pattern4::Flex4) == 0
+                    || b.pattern4_count(opp, Pattern4::Five) > 0
+                    || b.pattern4_count(c, Pattern4::Five) > 0
+                {
+                    return true;
+                }
+                let mut got: Vec<Pos> = generated(b, c, GenKind::Defences)
+                    .into_iter()
+                    .filter(|&(_, a)| a < Pattern4::Block4)
+                    .map(|(p, _)| p)
+                    .collect();
+                got.sort_by_key(|p| p.index());
+                let mut want = Vec::new();
+                for p in (0..15 * 15).map(|i| Pos::new(i % 15, i / 15)) {
+                    let a = b.pattern4(p, c);
+                    if !b.is_empty(p) || a == Pattern4::Forbid || a >= Pattern4::Block4 {
+                        continue;
+                    }
+                    b.make_move_as(p, c);
+                    if b.pattern4_count(opp, Pattern4::Flex4) == 0
+                        && b.pattern4_count(opp, Pattern4::Five) == 0
+                    {
+                        want.push(p);
+                    }
+                    b.undo();
+                }
+                want.sort_by_key(|p| p.index());
+                let moves: Vec<Pos> = b.history().map(|(p, _)| p).collect();
+                assert_eq!(got, want, "{rule:?} after {moves:?}");
+                checked[k][opp.index()] += 1;
+                true
+            });
+        }
+        assert!(
+            checked.iter().flatten().all(|&n| n >= 30),
+            "too few positions met: {checked:?}"
+        );
     }
 
     #[test]
