@@ -112,13 +112,14 @@ impl Board {
         let reach = self.line_reach();
         let renju_black = opp == Color::Black && self.rule().kind == RuleKind::Renju;
         let prefilter = !renju_black;
-        // Elsewhere a stone only weakens the opponent's lines, so no new open four or five
-        // can appear: a point that takes every threat point's open four is a defence, and
-        // the line test settles it without playing the move. Against renju Black a blocked
-        // line may lift a forbidden mark (a point that was 4-4 or 3-3 becomes an open four),
+        // A stone only weakens the opponent's lines, so no new open four or five can appear
+        // where classes follow from the lines alone: a point that takes every threat point's
+        // open four is a defence, and the line test settles it without playing the move.
+        // Against renju Black with a forbidden point or a 3-3 candidate on the board, a
+        // blocked line may lift a forbidden mark (a 4-4 or 3-3 point becomes an open four),
         // so there the move is played to confirm.
-        let exact_by_lines =
-            !renju_black && n_threats == self.pattern4_count(opp, Pattern4::Flex4) as usize;
+        let exact_by_lines = (!renju_black || !self.has_forbid_marks(opp))
+            && n_threats == self.pattern4_count(opp, Pattern4::Flex4) as usize;
         for &q in &points[..n_points] {
             if prefilter
                 && !threats
