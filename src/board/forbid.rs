@@ -105,6 +105,26 @@ impl Scratch<'_> {
         r
     }
 
+    /// As [`Scratch::forbidden`] for a 3-3 candidate: a cell whose lines already show no
+    /// five, no overline and at most one four, and whose threes can only lie in the
+    /// directions of `three_dirs` (bit d for direction d). Only those directions are tested.
+    pub(crate) fn forbidden_33(&mut self, p: usize, three_dirs: u8) -> bool {
+        debug_assert_eq!(self.grid[p], EMPTY);
+        self.grid[p] = BLACK;
+        let dirs = self.dirs;
+        let mut threes = 0;
+        for (k, &d) in dirs.iter().enumerate() {
+            if three_dirs >> k & 1 != 0 && self.has_three(p, d) {
+                threes += 1;
+                if threes >= 2 {
+                    break;
+                }
+            }
+        }
+        self.grid[p] = EMPTY;
+        threes >= 2
+    }
+
     fn forbidden_placed(&mut self, p: usize) -> bool {
         let mut over = false;
         for &d in &self.dirs {

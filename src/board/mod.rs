@@ -669,7 +669,13 @@ impl Board {
             grid: scratch,
             dirs: self.dirs,
         };
-        if s.forbidden(i) {
+        // A 3-3 candidate's code already rules out a five, an overline and two fours, and
+        // a three can only lie in a direction whose line code is an open three or better.
+        let codes = self.info[i].codes(0);
+        let three_dirs = (0..4).fold(0u8, |m, d| {
+            m | u8::from(Pattern::from_code(codes[d]) >= Pattern::Flex3) << d
+        });
+        if s.forbidden_33(i, three_dirs) {
             Pattern4::Forbid
         } else {
             pattern::combine_legal(self.info[i].codes(0))
