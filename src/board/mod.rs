@@ -699,10 +699,13 @@ impl Board {
         }
         memo.scratch.clear();
         memo.scratch.extend_from_slice(&self.grid);
-        // The count says how many cells to find: stop at the last one.
-        for i in 0..self.grid.len() {
+        // A three through a cell has a black stone within two cells on its line, so every
+        // 3-3 candidate lies in the candidate area. The count says how many cells to find:
+        // stop at the last one.
+        for p in self.candidates() {
+            let i = self.idx(p);
             let code = self.info[i].pat4()[0];
-            if self.grid[i] == EMPTY && is_maybe33(code) {
+            if is_maybe33(code) {
                 let p4 = self.resolve_exact(i, &mut memo.scratch);
                 debug_assert!(pattern::maybe33_outcomes(code) >> p4 as u16 & 1 != 0);
                 memo.cells.push((i as u32, p4 as u8));
@@ -713,6 +716,7 @@ impl Board {
                 }
             }
         }
+        debug_assert_eq!(left, 0, "a 3-3 candidate outside the candidate area");
     }
 
     /// Number of (empty cell, direction) pairs where colour `c` has pattern `pat`.
