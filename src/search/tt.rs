@@ -379,6 +379,21 @@ impl TTable {
         (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET_ENTRIES
     }
 
+    /// Starts loading `key`'s bucket into the cache, so that a probe a little later finds it
+    /// there (the search asks right after a move, before the child's first questions).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(e) = self.table.entries.get(self.bucket(key)) {
+            let p = (e as *const Entry).cast::<i8>();
+            // SAFETY: a prefetch is only a hint: it reads no data, cannot fault, and `p`
+            // points into the live table besides.
+            unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// Looks `key` up.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtHit> {

@@ -144,6 +144,7 @@ impl Worker<'_> {
             self.played[ply] = mv;
             self.board.make_move(mv);
             let child = self.board.hash();
+            self.sh.tt.prefetch(child);
             if may_defer && queue.has_room() && self.sh.in_flight.is_busy(child) {
                 self.board.undo();
                 queue.defer(mv, order, i);
