@@ -1,7 +1,7 @@
 //! Questions about the position that the searches ask: may a colour play a point, where are
 //! its fives and fours, what does the side to move face, and a legal move without search.
 
-use super::{Board, Pattern4, DIRECTIONS};
+use super::{Board, Pattern4, EMPTY};
 use crate::core::{Color, Pos, RuleKind};
 
 /// The classes of a point that makes a four (but not a five).
@@ -56,13 +56,18 @@ impl Board {
 
     /// The first empty point within four steps of `m` on its lines where `c` has a five.
     pub fn five_point_near(&self, m: Pos, c: Color) -> Option<Pos> {
-        for &(dx, dy) in &DIRECTIONS {
+        if !self.on_board(m) {
+            return None;
+        }
+        // Straight on the padded cells: four steps from an on-board point stay inside the
+        // padding, whose walls are never empty. A five's code is never a 3-3 candidate.
+        let i = self.idx(m) as isize;
+        let five = Pattern4::Five as u8;
+        for &d in &self.dirs {
             for k in [-4, -3, -2, -1, 1, 2, 3, 4] {
-                let (x, y) = (m.x() as i32 + dx * k, m.y() as i32 + dy * k);
-                if let Some(q) = self.pos(x, y) {
-                    if self.four_class(q, c) == Pattern4::Five {
-                        return Some(q);
-                    }
+                let cell = &self.info[(i + d * k) as usize];
+                if cell.value() == EMPTY && cell.pat4()[c.index()] == five {
+                    return Some(self.pos_of((i + d * k) as usize));
                 }
             }
         }
