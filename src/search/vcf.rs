@@ -48,6 +48,74 @@ pub(super) fn is_near(c: Pos, p: Pos) -> bool {
         || ((dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= NEAR_LINE)
 }
 
+/// Offsets `(dx, dy)` of the points near a centre (see [`is_near`]), row by row: the order
+/// of the board's own walk.
+const NEAR_OFFSETS: [(i8, i8); near_offset_count()] = near_offsets();
+
+/// How many points [`is_near`] accepts around a centre.
+const fn near_offset_count() -> usize {
+    let r = NEAR_LINE as i32;
+    let mut n = 0;
+    let mut dy = -r;
+    while dy <= r {
+        let mut dx = -r;
+        while dx <= r {
+            if is_near_offset(dx, dy) {
+                n += 1;
+            }
+            dx += 1;
+        }
+        dy += 1;
+    }
+    n
+}
+
+/// The table behind [`NEAR_OFFSETS`].
+const fn near_offsets() -> [(i8, i8); near_offset_count()] {
+    let r = NEAR_LINE as i32;
+    let mut out = [(0i8, 0i8); near_offset_count()];
+    let mut n = 0;
+    let mut dy = -r;
+    while dy <= r {
+        let mut dx = -r;
+        while dx <= r {
+            if is_near_offset(dx, dy) {
+                out[n] = (dx as i8, dy as i8);
+                n += 1;
+            }
+            dx += 1;
+        }
+        dy += 1;
+    }
+    out
+}
+
+/// [`is_near`] for an offset.
+const fn is_near_offset(dx: i32, dy: i32) -> bool {
+    let (ax, ay) = (dx.unsigned_abs() as usize, dy.unsigned_abs() as usize);
+    let square = ax <= NEAR_SQUARE && ay <= NEAR_SQUARE;
+    let line = (ax == 0 || ay == 0 || ax == ay) && (if ax > ay { ax } else { ay }) <= NEAR_LINE;
+    square || line
+}
+
+/// The attacker's fours near `c` (see [`is_near`]) with their classes, in the board's walk
+/// order, as many as `buf` holds; returns how many. Reads only the near points instead of
+/// walking the whole candidate area.
+fn near_fours(b: &Board, att: Color, c: Pos, buf: &mut [(Pos, Pattern4)]) -> usize {
+    let mut len = 0;
+    for &(dx, dy) in &NEAR_OFFSETS {
+        let Some(p) = b.pos(c.x() as i32 + i32::from(dx), c.y() as i32 + i32::from(dy)) else {
+            continue;
+        };
+        let a = b.four_class(p, att);
+        if a >= Pattern4::Block4 && len < buf.len() {
+            buf[len] = (p, a);
+            len += 1;
+        }
+    }
+    len
+}
+
 /// As [`vcf`], also returning the first move and the winning line; deepens the number of
 /// fours one at a time so that the shortest VCF is found first.
 pub fn vcf_root(
@@ -127,12 +195,15 @@ fn rec(
             }
             return Some(3);
         }
-        b.generate(att, GenKind::Fours, |_, p, a| {
-            if len < buf.len() && near.is_none_or(|c| is_near(c, p)) {
-                buf[len] = (p, a);
-                len += 1;
-            }
-        });
+        match near {
+            Some(c) => len = near_fours(b, att, c, &mut buf),
+            None => b.generate(att, GenKind::Fours, |_, p, a| {
+                if len < buf.len() {
+                    buf[len] = (p, a);
+                    len += 1;
+                }
+            }),
+        }
         if len == 0 {
             return None;
         }
@@ -210,6 +281,43 @@ mod tests {
     fn vcf_board(extra: &str) -> Board {
         let moves = format!("c3 b3 d3 i10 e3 a15 g4 c15 i7 o1 i8 o3 i9 o5 h5 o7 {extra}");
         board_from_moves(Rule::FREESTYLE, 15, moves.trim()).unwrap()
+    }
+
+    #[test]
+    fn near_fours_are_the_walks_fours_near_the_centre() {
+        for rule in [Rule::FREESTYLE, Rule::RENJU] {
+            crate::board::testutil::random_games(rule, 29, 60, 60, |b| {
+                let att = b.side_to_move();
+                let last = b.history().last().map(|(p, _)| p).unwrap_or(Pos::NONE);
+                for c in [last, Pos::new(0, 0), Pos::new(14, 3)] {
+                    let mut want = Vec::new();
+                    b.generate(att, GenKind::Fours, |_, p, a| {
+                        if is_near(c, p) {
+                            want.push((p, a));
+                        }
+                    });
+                    let mut buf = [(Pos::NONE, Pattern4::None); MAX_FOUR_MOVES];
+                    let n = near_fours(b, att, c, &mut buf);
+                    assert_eq!(buf[..n], want[..]);
+                }
+                true
+            });
+        }
+        // The table holds exactly the near points, row by row.
+        let c = Pos::new(7, 7);
+        let mut walk = Vec::new();
+        for y in 0..15 {
+            for x in 0..15 {
+                if is_near(c, Pos::new(x, y)) {
+                    walk.push((x as i32 - 7, y as i32 - 7));
+                }
+            }
+        }
+        let table: Vec<(i32, i32)> = NEAR_OFFSETS
+            .iter()
+            .map(|&(dx, dy)| (i32::from(dx), i32::from(dy)))
+            .collect();
+        assert_eq!(table, walk);
     }
 
     #[test]
