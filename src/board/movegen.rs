@@ -6,7 +6,7 @@
 //! defences of [`GenKind::Defences`] first and the own fours after them.
 
 use super::pattern::is_maybe33;
-use super::{Board, Pattern, Pattern4, DIRECTIONS};
+use super::{Board, Pattern, Pattern4, DIRECTIONS, EMPTY, MAYBE33, MAYBE433, PAD};
 use crate::core::{Color, Pos, RuleKind};
 
 /// What [`Board::generate`] yields for a colour `c`.
@@ -80,6 +80,43 @@ impl Board {
             if a >= Pattern4::Block4 {
                 left -= 1;
                 emit(self, p, a);
+            }
+        }
+    }
+
+    /// Calls `emit(point, class)` for each point at the offsets `(dx, dy)` from the on-board
+    /// point `centre`, in the order given, where `c` makes a four or a five. Offsets reach at
+    /// most [`PAD`] cells, so every cell read lies in the padded array (off-board cells are
+    /// walls, never empty).
+    pub fn fours_at_offsets<F: FnMut(Pos, Pattern4)>(
+        &self,
+        centre: Pos,
+        c: Color,
+        offsets: &[(i8, i8)],
+        mut emit: F,
+    ) {
+        if !self.on_board(centre) {
+            return;
+        }
+        let base = self.idx(centre) as isize;
+        let (cx, cy) = (centre.x() as isize, centre.y() as isize);
+        for &(dx, dy) in offsets {
+            let (dx, dy) = (isize::from(dx), isize::from(dy));
+            debug_assert!(dx.unsigned_abs() <= PAD && dy.unsigned_abs() <= PAD);
+            let i = (base + dy * self.stride as isize + dx) as usize;
+            let cell = &self.info[i];
+            if cell.value() != EMPTY {
+                continue;
+            }
+            // A 3-3 candidate without a four is no four; one with a four needs the exact test.
+            let code = cell.pat4()[c.index()];
+            let class = match code {
+                MAYBE33 => continue,
+                MAYBE433 => self.resolve4(i, c.index()),
+                _ => Pattern4::from_code(code),
+            };
+            if class >= Pattern4::Block4 {
+                emit(Pos::new((cx + dx) as usize, (cy + dy) as usize), class);
             }
         }
     }

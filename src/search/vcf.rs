@@ -103,16 +103,12 @@ const fn is_near_offset(dx: i32, dy: i32) -> bool {
 /// walking the whole candidate area.
 fn near_fours(b: &Board, att: Color, c: Pos, buf: &mut [(Pos, Pattern4)]) -> usize {
     let mut len = 0;
-    for &(dx, dy) in &NEAR_OFFSETS {
-        let Some(p) = b.pos(c.x() as i32 + i32::from(dx), c.y() as i32 + i32::from(dy)) else {
-            continue;
-        };
-        let a = b.four_class(p, att);
-        if a >= Pattern4::Block4 && len < buf.len() {
+    b.fours_at_offsets(c, att, &NEAR_OFFSETS, |p, a| {
+        if len < buf.len() {
             buf[len] = (p, a);
             len += 1;
         }
-    }
+    });
     len
 }
 
