@@ -96,6 +96,23 @@ impl Scratch<'_> {
         false
     }
 
+    /// Black stones besides `p` within four cells of it on each line: how many lines hold
+    /// at least two, and the most any line holds.
+    fn stones_near(&self, p: usize) -> (u32, u32) {
+        let (mut lines, mut most) = (0, 0);
+        for &d in &self.dirs {
+            let stones = (1..=4isize)
+                .map(|k| {
+                    u32::from(self.grid[self.at(p, d, k)] == BLACK)
+                        + u32::from(self.grid[self.at(p, d, -k)] == BLACK)
+                })
+                .sum::<u32>();
+            lines += u32::from(stones >= 2);
+            most = most.max(stones);
+        }
+        (lines, most)
+    }
+
     /// Is empty cell `p` forbidden to Black (with the current stones)? The grid is restored.
     pub(crate) fn forbidden(&mut self, p: usize) -> bool {
         debug_assert_eq!(self.grid[p], EMPTY);
@@ -139,6 +156,13 @@ impl Scratch<'_> {
         }
         if over {
             return true;
+        }
+        // A four or a three through `p` needs two more black stones within four cells on its
+        // line, and two fours in one line four more: short of both there is neither a double
+        // four nor a double three, and the tests below can only say no.
+        let (lines, most) = self.stones_near(p);
+        if lines < 2 && most < 4 {
+            return false;
         }
         let dirs = self.dirs;
         let mut fours = 0;
