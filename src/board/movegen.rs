@@ -28,6 +28,26 @@ pub enum GenKind {
     FourThreeDefences,
 }
 
+/// Offsets of the points on the four lines through a point within four cells of it.
+const LINE_OFFSETS: [(i8, i8); 32] = {
+    let mut t = [(0i8, 0i8); 32];
+    let mut n = 0;
+    let mut d = 0;
+    while d < 4 {
+        let (dx, dy) = DIRECTIONS[d];
+        let mut k = -4;
+        while k <= 4 {
+            if k != 0 {
+                t[n] = ((dx * k) as i8, (dy * k) as i8);
+                n += 1;
+            }
+            k += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
 /// Longest list of points the defence generator considers (bounds what real positions need).
 const MAX_DEFENCE_POINTS: usize = 256;
 /// Most opponent open-four points the defence generator looks at.
@@ -202,7 +222,25 @@ impl Board {
     /// how many. Four points lie beside stones, so in the candidate area: the walk stops at
     /// the last one the counts announce.
     fn open_four_points(&self, c: Color, out: &mut [Pos]) -> usize {
-        let want = (self.pattern4_count(c, Pattern4::Flex4) as usize).min(out.len());
+        let total = self.pattern4_count(c, Pattern4::Flex4) as usize;
+        // Most often the last stone of `c` made the three: when the lines through it hold
+        // every open-four point, they are all, sorted into the walk's order.
+        if let Some((last, _)) = self.history().rev().find(|&(_, col)| col == c) {
+            if total <= out.len() {
+                let mut n = 0;
+                self.fours_at_offsets(last, c, &LINE_OFFSETS, |p, class| {
+                    if class == Pattern4::Flex4 && n < out.len() {
+                        out[n] = p;
+                        n += 1;
+                    }
+                });
+                if n == total {
+                    out[..n].sort_unstable_by_key(|p| (p.y(), p.x()));
+                    return n;
+                }
+            }
+        }
+        let want = total.min(out.len());
         let mut n = 0;
         for p in self.candidates() {
             if n == want {
@@ -388,6 +426,29 @@ mod tests {
             checked.iter().flatten().all(|&n| n >= 30),
             "too few positions met: {checked:?}"
         );
+    }
+
+    /// The open-four points, whether found on the lines through the last stone or by the
+    /// walk, are the walk's list in its order.
+    #[test]
+    fn open_four_points_are_the_walks_list() {
+        let mut met = 0;
+        for rule in [Rule::FREESTYLE, Rule::RENJU] {
+            random_games(rule, 23, 150, 60, |b| {
+                for c in [Color::Black, Color::White] {
+                    let want: Vec<Pos> = b
+                        .candidates()
+                        .filter(|&p| b.four_class(p, c) == Pattern4::Flex4)
+                        .collect();
+                    let mut out = [Pos::NONE; MAX_THREAT_POINTS];
+                    let n = b.open_four_points(c, &mut out);
+                    assert_eq!(out[..n], want[..]);
+                    met += usize::from(n > 0);
+                }
+                true
+            });
+        }
+        assert!(met >= 100, "too few positions with open-four points: {met}");
     }
 
     #[test]
