@@ -48,32 +48,14 @@ pub(super) fn is_near(c: Pos, p: Pos) -> bool {
         || ((dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= NEAR_LINE)
 }
 
-/// Offsets `(dx, dy)` of the points near a centre (see [`is_near`]), row by row: the order
-/// of the board's own walk.
-const NEAR_OFFSETS: [(i8, i8); near_offset_count()] = near_offsets();
+/// Side of the square that holds every point near a centre.
+const NEAR_SPAN: usize = 2 * NEAR_LINE + 1;
 
-/// How many points [`is_near`] accepts around a centre.
-const fn near_offset_count() -> usize {
+/// The points near a centre as offsets `(dx, dy)`, row by row (the order of the board's own
+/// walk), in the front of a table big enough for the whole square, and how many there are.
+const NEAR_TABLE: ([(i8, i8); NEAR_SPAN * NEAR_SPAN], usize) = {
     let r = NEAR_LINE as i32;
-    let mut n = 0;
-    let mut dy = -r;
-    while dy <= r {
-        let mut dx = -r;
-        while dx <= r {
-            if is_near_offset(dx, dy) {
-                n += 1;
-            }
-            dx += 1;
-        }
-        dy += 1;
-    }
-    n
-}
-
-/// The table behind [`NEAR_OFFSETS`].
-const fn near_offsets() -> [(i8, i8); near_offset_count()] {
-    let r = NEAR_LINE as i32;
-    let mut out = [(0i8, 0i8); near_offset_count()];
+    let mut out = [(0i8, 0i8); NEAR_SPAN * NEAR_SPAN];
     let mut n = 0;
     let mut dy = -r;
     while dy <= r {
@@ -87,8 +69,11 @@ const fn near_offsets() -> [(i8, i8); near_offset_count()] {
         }
         dy += 1;
     }
-    out
-}
+    (out, n)
+};
+
+/// Offsets `(dx, dy)` of the points near a centre (see [`is_near`]), row by row.
+const NEAR_OFFSETS: &[(i8, i8)] = NEAR_TABLE.0.split_at(NEAR_TABLE.1).0;
 
 /// [`is_near`] for an offset.
 const fn is_near_offset(dx: i32, dy: i32) -> bool {
@@ -103,7 +88,7 @@ const fn is_near_offset(dx: i32, dy: i32) -> bool {
 /// walking the whole candidate area.
 fn near_fours(b: &Board, att: Color, c: Pos, buf: &mut [(Pos, Pattern4)]) -> usize {
     let mut len = 0;
-    b.fours_at_offsets(c, att, &NEAR_OFFSETS, |p, a| {
+    b.fours_at_offsets(c, att, NEAR_OFFSETS, |p, a| {
         if len < buf.len() {
             buf[len] = (p, a);
             len += 1;
