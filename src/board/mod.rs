@@ -744,13 +744,6 @@ impl Board {
         total
     }
 
-    /// Whether some empty cell is forbidden to `c` by its lines (4-4, overline) or is a 3-3
-    /// candidate: false means every class of `c` follows from the lines through the cell.
-    pub(crate) fn has_forbid_marks(&self, c: Color) -> bool {
-        let n = |code: u8| self.counts.pat4(c.index(), code as usize);
-        n(Pattern4::Forbid as u8) + n(MAYBE33) + n(MAYBE433) > 0
-    }
-
     /// Installs a per-cell value table (see [`CellValues`]): the value sum and the sums kept
     /// for earlier plies are recomputed (by taking the moves back and replaying them).
     pub fn set_cell_values(&mut self, values: Arc<CellValues>) {
