@@ -2,7 +2,8 @@
 //! by clicking, takes moves back and asks for a hint, saves an SGF and loads it back, tries
 //! a renju forbidden point, sees an engine crash reported and restarts it, and opens arena
 //! results in the viewer. With `PENTAD_WEB_SCREENSHOTS=DIR` it also saves the screenshots
-//! shown in the README (`web-board.png`, `web-viewer.png`).
+//! shown in the README (`web-board.png`, `web-viewer.png`). Built only with the `browser-tests`
+//! feature: `cargo test --release -p pentad-web --features browser-tests --test browser`.
 
 mod support;
 
