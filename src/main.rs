@@ -8,6 +8,9 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
+    if let Err(refusal) = check_processor() {
+        return refusal;
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(|s| s.as_str()) {
         Some("bench") => {
@@ -25,7 +28,11 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("--version" | "-V") => {
-            println!("pbrain-pentad {}", env!("CARGO_PKG_VERSION"));
+            println!(
+                "pbrain-pentad {} {}",
+                env!("CARGO_PKG_VERSION"),
+                pentad::core::cpu::build_level()
+            );
             ExitCode::SUCCESS
         }
         Some("--help" | "-h") => {
@@ -46,6 +53,24 @@ fn main() -> ExitCode {
             std::process::exit(0);
         }
     }
+}
+
+/// An x86-64-v3 build started on a processor without AVX2 (or another extension it was
+/// compiled with) would crash on its first such instruction: it says so instead, on stdout as
+/// a protocol `ERROR` line (a manager shows it) and on stderr, and exits.
+fn check_processor() -> Result<(), ExitCode> {
+    let missing = pentad::core::cpu::missing_features();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let why = format!(
+        "this pbrain-pentad is the {} build and this processor lacks {}: use the generic x86-64 build",
+        pentad::core::cpu::build_level(),
+        missing.join(", ")
+    );
+    println!("ERROR {why}");
+    eprintln!("pbrain-pentad: {why}");
+    Err(ExitCode::FAILURE)
 }
 
 /// What `--help` prints.

@@ -1,7 +1,8 @@
-//! Core vocabulary shared by every layer: board points, colours, cells, game rules and board
-//! symmetries.
+//! Core vocabulary shared by every layer: board points, colours, cells, game rules, board
+//! symmetries, and the instruction set the binary was built for.
 
 mod color;
+pub mod cpu;
 mod pos;
 mod rule;
 mod symmetry;

@@ -5,11 +5,13 @@ use crate::core::Pos;
 use crate::engine::swap2::Swap2Reply;
 use crate::search::{format_score, SearchReport};
 
-/// The one-line ABOUT reply.
+/// The one-line ABOUT reply; the version names the instruction-set level of the build
+/// (`0.1.0 x86-64-v3`), so a person can tell the release builds apart.
 pub fn about_line() -> String {
     format!(
-        "name=\"Pentad\", version=\"{}\", author=\"Pentad team\", country=\"Unknown\", www=\"\"",
-        env!("CARGO_PKG_VERSION")
+        "name=\"Pentad\", version=\"{} {}\", author=\"Pentad team\", country=\"Unknown\", www=\"\"",
+        env!("CARGO_PKG_VERSION"),
+        crate::core::cpu::build_level()
     )
 }
 
