@@ -151,6 +151,24 @@ fn pattern_match(pattern: &str, line: &str) -> Result<Option<Vec<String>>, Strin
 
 // ---------------------------------------------------------------- the engine process
 
+/// The engine to run: this build's `pbrain-pentad`, or the command line in
+/// `PENTAD_TRANSCRIPT_ENGINE` (words split on spaces), which replays the transcripts against
+/// another build, such as the Windows one under Wine:
+/// `PENTAD_TRANSCRIPT_ENGINE="wine64 /path/pbrain-pentad.exe" cargo test --release --test
+/// protocol_transcripts`.
+fn engine_command() -> Command {
+    let custom = std::env::var("PENTAD_TRANSCRIPT_ENGINE").unwrap_or_default();
+    let mut words = custom.split_whitespace();
+    match words.next() {
+        Some(program) => {
+            let mut command = Command::new(program);
+            command.args(words);
+            command
+        }
+        None => Command::new(env!("CARGO_BIN_EXE_pbrain-pentad")),
+    }
+}
+
 struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
@@ -165,7 +183,7 @@ impl Engine {
     fn spawn() -> Result<Engine, String> {
         // The run's scratch folder as working folder: a transcript may open the default
         // database file, which must not land in the source tree.
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-pentad"))
+        let mut child = engine_command()
             .current_dir(transcript_tmp())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
