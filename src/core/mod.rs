@@ -1,10 +1,11 @@
-//! Core vocabulary shared by every layer: board points, colours, cells, game rules and board
-//! symmetries.
+//! Core vocabulary shared by every layer: board points, colours, cells, game rules, board
+//! symmetries, and the machinery of run-time tunable parameters (`tunable`).
 
 mod color;
 mod pos;
 mod rule;
 mod symmetry;
+pub mod tunable;
 
 pub use color::{Cell, Color};
 pub use pos::{Pos, MAX_SIZE, MIN_SIZE};

@@ -71,10 +71,6 @@ pub struct OrderWeights {
     pub attack: [i32; 14],
     /// Value of the point for blocking the opponent's shape (by `Pattern4`).
     pub defend: [i32; 14],
-    /// Per-direction shape value for the mover (by `Pattern`).
-    pub line_me: [i32; 11],
-    /// Per-direction shape value of the opponent (by `Pattern`).
-    pub line_opp: [i32; 11],
 }
 
 /// The move ordering's pattern values, for every rule.
@@ -85,6 +81,4 @@ pub const ORDER: OrderWeights = OrderWeights {
     defend: [
         0, 0, 24, 28, 60, 70, 120, 160, 600, 120, 180, 1200, 4000, 16_000,
     ],
-    line_me: [0, 0, 2, 4, 6, 12, 14, 30, 32, 60, 100],
-    line_opp: [0, 0, 1, 3, 4, 9, 10, 22, 24, 45, 80],
 };
