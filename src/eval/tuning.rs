@@ -55,7 +55,7 @@ const TUNED_CELLS: std::ops::RangeInclusive<usize> = 1..=11;
 /// an open four. The one-stone shapes are left out: every stone makes dozens of them, so one
 /// point more for the mover's than for the opponent's acts as a tempo bonus of a hundred
 /// or more, which wrecks the pruning margins (−220 Elo for a change of 1 and 1,
-/// docs/experiments-2.md, session 18); their sixteenth-of-a-point corrections
+/// docs/experiments-2.md); their sixteenth-of-a-point corrections
 /// (`w_<family>_fine_me_block1`, `w_<family>_fine_opp_block1`) are tunable instead.
 const TUNED_LINES: std::ops::RangeInclusive<usize> = 4..=9;
 /// The combined shapes whose ordering values are tunable: an open two up to the four-three
@@ -67,7 +67,7 @@ const MIN_SPAN: i32 = 40;
 const SPAN_FACTOR: i32 = 3;
 /// SPSA's last perturbation of a weight: this fraction (1/n) of its size… (an eighth, with
 /// every weight perturbed at once, moved the evaluation so far that θ+ and θ− played
-/// different games altogether: docs/experiments-2.md, session 18)
+/// different games altogether: docs/experiments-2.md)
 const STEP_DIVISOR: i32 = 16;
 /// …and at least this much.
 const MIN_STEP: i32 = 1;

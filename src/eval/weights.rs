@@ -23,7 +23,8 @@ pub struct EvalWeights {
     /// A correction to `line_me[Block1]` in [`FINE_UNIT`]ths of a point, a tuning handle:
     /// every stone makes dozens of one-stone line cells, so their weights act as a tempo term
     /// that whole points tune only coarsely (half a point either way measured no gain,
-    /// docs/experiments-2.md, sessions 18-19; renju's small values come from session 25's fit).
+    /// docs/experiments-2.md; renju's small values come from the fit to a stronger engine's
+    /// scores).
     pub fine_me_block1: i32,
     /// A correction to `line_opp[Block1]` in [`FINE_UNIT`]ths of a point.
     pub fine_opp_block1: i32,
@@ -33,7 +34,7 @@ pub struct EvalWeights {
 pub const FINE_UNIT: i32 = 16;
 
 /// Weights for renju: the self-play fit moved a quarter of the way towards a fit to a
-/// stronger engine's scores (docs/eval-training.md, session 25).
+/// stronger engine's scores (docs/eval-training.md).
 pub const RENJU: EvalWeights = EvalWeights {
     tempo: 12,
     cell_me: [0, -46, -13, -2, -8, 15, 22, 55, 71, 25, 138, 160, 300, 0],
