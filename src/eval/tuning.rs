@@ -13,8 +13,8 @@
 use std::sync::{LazyLock, RwLock};
 
 use super::weights::{EvalWeights, OrderWeights, GOMOKU, ORDER, RENJU};
-use crate::core::RuleKind;
 use crate::core::tunable::{TunableKind, TunableSpec, TuneError, TUNING};
+use crate::core::RuleKind;
 
 /// The rule families with their own weights, in the order of [`TUNED`].
 const FAMILIES: [(&str, EvalWeights); 2] = [("renju", RENJU), ("gomoku", GOMOKU)];

@@ -82,7 +82,6 @@ impl History {
     pub fn update_scores(&mut self, c: Color, depth: i32, best: Pos, tried: &[Pos]) {
         bump_table(&mut self.hist[c.index()], depth, best, tried);
     }
-
 }
 
 /// Adds `bonus` to a history entry, the change shrinking as the entry nears `history_max`.

@@ -40,6 +40,7 @@ pub mod tt;
 pub mod vcf;
 pub mod vct;
 
+pub use crate::core::tunable::{TunableKind, TunableSpec, TuneError, TUNING};
 pub use budget::Budget;
 pub use limits::{Exclusions, SearchLimits, FULL_STRENGTH};
 pub use params::{set_tunable, tunable_value, tunables};
@@ -48,7 +49,6 @@ pub use score::{
     format_score, mate_in, mated_in, value_from_tt, value_to_tt, Score, MATE, MATE_BOUND,
 };
 pub use smp::SEARCH_STACK_BYTES;
-pub use crate::core::tunable::{TunableKind, TunableSpec, TuneError, TUNING};
 
 /// Bytes of the table of [`Searcher::search_from_scratch`].
 pub const SCRATCH_HASH_BYTES: usize = 4 << 20;

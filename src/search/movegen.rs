@@ -39,7 +39,11 @@ pub(crate) fn generate(board: &mut Board, threat: Threat, out: &mut Vec<(Pos, i3
         Threat::Defend => board.generate(me, GenKind::Defences, |b, p, a| {
             // Own fours already carry the forcing mark (so they come before the defences); a
             // pure defence gets its own bonus.
-            let bonus = if a < Pattern4::Block4 { DEFENCE_ORDER } else { 0 };
+            let bonus = if a < Pattern4::Block4 {
+                DEFENCE_ORDER
+            } else {
+                0
+            };
             out.push((p, cell_order(w, b, p, me, a) + bonus));
         }),
         _ => {

@@ -376,11 +376,7 @@ pub(crate) fn search(
     // main thread's answer is a proven win or several lines are wanted.
     let helper = helper_best.into_inner().unwrap_or_else(|e| e.into_inner());
     if let Some((hdepth, hrm)) = helper {
-        if hdepth > depth
-            && !randomize
-            && limits.multipv <= 1
-            && rms[0].score < MATE_BOUND
-        {
+        if hdepth > depth && !randomize && limits.multipv <= 1 && rms[0].score < MATE_BOUND {
             return final_line(report, hrm, hdepth as u32, nodes, shared.elapsed_ms());
         }
     }
