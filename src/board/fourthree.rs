@@ -43,23 +43,6 @@ impl Board {
         wins
     }
 
-    /// Does the opponent of the side to move have a four-three point that wins by force
-    /// (none while a five or an open four is on the board for either side)?
-    pub fn faces_winning_four_three(&mut self) -> bool {
-        let me = self.side_to_move();
-        let opp = me.opp();
-        let direct = [Pattern4::Five, Pattern4::Flex4];
-        if self.pattern4_count(opp, Pattern4::Block4Flex3) == 0
-            || direct
-                .iter()
-                .any(|&p| self.pattern4_count(me, p) > 0 || self.pattern4_count(opp, p) > 0)
-        {
-            return false;
-        }
-        let mut out = [Pos::NONE; 1];
-        self.winning_four_threes(opp, &mut out) > 0
-    }
-
     /// Fills `out` with `opp`'s four-three points that win by force (as many as fit);
     /// returns how many.
     pub fn winning_four_threes(&mut self, opp: Color, out: &mut [Pos]) -> usize {

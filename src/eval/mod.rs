@@ -13,7 +13,7 @@
 //!
 //! No board scan: a few counter reads and two table lookups. The tables (`tables`) are
 //! installed on a board with [`prepare`]. The built-in tables (`builtin.eval`) have values for
-//! renju only (docs/eval-training.md, session 26); for the other rules they are zero, and a
+//! renju only (docs/eval-training.md); for the other rules they are zero, and a
 //! board with zero tables keeps no value sum and evaluates linearly.
 
 pub mod tables;

@@ -301,7 +301,7 @@ fn current_slot() -> &'static RwLock<Arc<EvalTables>> {
 
 /// The built-in tables' text (`builtin.eval`): renju's cells and threats fitted to a
 /// stronger engine's scores and taken at half strength, the other rules' zero
-/// (docs/eval-training.md, session 26).
+/// (docs/eval-training.md).
 const BUILTIN_TEXT: &str = include_str!("builtin.eval");
 
 /// The built-in tables, parsed from [`BUILTIN_TEXT`] on first use (a unit test checks that

@@ -13,9 +13,8 @@
 use std::sync::{LazyLock, RwLock};
 
 use super::weights::{EvalWeights, OrderWeights, GOMOKU, ORDER, RENJU};
+use crate::core::tunable::{TunableKind, TunableSpec, TuneError, TUNING};
 use crate::core::RuleKind;
-use crate::search::params::USE_LINE_ORDER;
-use crate::search::tunable::{TunableKind, TunableSpec, TuneError, TUNING};
 
 /// The rule families with their own weights, in the order of [`TUNED`].
 const FAMILIES: [(&str, EvalWeights); 2] = [("renju", RENJU), ("gomoku", GOMOKU)];
@@ -56,12 +55,9 @@ const TUNED_CELLS: std::ops::RangeInclusive<usize> = 1..=11;
 /// an open four. The one-stone shapes are left out: every stone makes dozens of them, so one
 /// point more for the mover's than for the opponent's acts as a tempo bonus of a hundred
 /// or more, which wrecks the pruning margins (−220 Elo for a change of 1 and 1,
-/// docs/experiments-2.md, session 18); their sixteenth-of-a-point corrections
+/// docs/experiments-2.md); their sixteenth-of-a-point corrections
 /// (`w_<family>_fine_me_block1`, `w_<family>_fine_opp_block1`) are tunable instead.
 const TUNED_LINES: std::ops::RangeInclusive<usize> = 4..=9;
-/// The per-direction shapes whose ordering values are tunable: one stone blocked up to an
-/// open four (the ordering compares sibling moves, so no margin depends on them).
-const TUNED_ORDER_LINES: std::ops::RangeInclusive<usize> = 2..=9;
 /// The combined shapes whose ordering values are tunable: an open two up to the four-three
 /// (which the forcing marks rank above every quiet move anyway).
 const TUNED_ORDER_CELLS: std::ops::RangeInclusive<usize> = 2..=11;
@@ -71,7 +67,7 @@ const MIN_SPAN: i32 = 40;
 const SPAN_FACTOR: i32 = 3;
 /// SPSA's last perturbation of a weight: this fraction (1/n) of its size… (an eighth, with
 /// every weight perturbed at once, moved the evaluation so far that θ+ and θ− played
-/// different games altogether: docs/experiments-2.md, session 18)
+/// different games altogether: docs/experiments-2.md)
 const STEP_DIVISOR: i32 = 16;
 /// …and at least this much.
 const MIN_STEP: i32 = 1;
@@ -93,8 +89,6 @@ enum Slot {
 enum OrderSlot {
     Attack(usize),
     Defend(usize),
-    LineMe(usize),
-    LineOpp(usize),
 }
 
 impl OrderSlot {
@@ -102,8 +96,6 @@ impl OrderSlot {
         match self {
             OrderSlot::Attack(i) => &mut w.attack[i],
             OrderSlot::Defend(i) => &mut w.defend[i],
-            OrderSlot::LineMe(i) => &mut w.line_me[i],
-            OrderSlot::LineOpp(i) => &mut w.line_opp[i],
         }
     }
 
@@ -111,8 +103,6 @@ impl OrderSlot {
         match self {
             OrderSlot::Attack(i) => w.attack[i],
             OrderSlot::Defend(i) => w.defend[i],
-            OrderSlot::LineMe(i) => w.line_me[i],
-            OrderSlot::LineOpp(i) => w.line_opp[i],
         }
     }
 }
@@ -203,15 +193,6 @@ static WEIGHT_TUNABLES: LazyLock<Vec<WeightTunable>> = LazyLock::new(|| {
         order_slots.push((OrderSlot::Attack(i), format!("attack_{shape}")));
         order_slots.push((OrderSlot::Defend(i), format!("defend_{shape}")));
     }
-    // The per-direction ordering values are read only when move ordering uses them; listing
-    // them otherwise would hand SPSA parameters that change nothing.
-    if USE_LINE_ORDER {
-        for i in TUNED_ORDER_LINES {
-            let shape = PATTERN_NAMES[i];
-            order_slots.push((OrderSlot::LineMe(i), format!("line_me_{shape}")));
-            order_slots.push((OrderSlot::LineOpp(i), format!("line_opp_{shape}")));
-        }
-    }
     for (slot, what) in order_slots {
         let spec = weight_spec(format!("o_{what}"), slot.get(&ORDER));
         list.push(WeightTunable {
@@ -299,12 +280,9 @@ mod tests {
 
     #[test]
     fn every_listed_weight_reads_its_constant() {
-        // Ordering: attack and defence values (20), plus the per-direction ones (16) only
-        // when move ordering reads them.
-        let order = 20 + if USE_LINE_ORDER { 16 } else { 0 };
-        assert_eq!(specs().len(), 37 + 35 + order);
-        let dead_line_values = specs().iter().any(|s| s.name.starts_with("o_line_"));
-        assert_eq!(dead_line_values, USE_LINE_ORDER);
+        // Evaluation: 37 renju and 35 gomoku weights; ordering: 20 attack and defence values.
+        assert_eq!(specs().len(), 37 + 35 + 20);
+        assert!(specs().iter().all(|s| !s.name.starts_with("o_line_")));
         for t in WEIGHT_TUNABLES.iter() {
             let constant = match t.target {
                 Target::Eval { family, slot } => slot.get(&FAMILIES[family].1),

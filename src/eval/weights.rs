@@ -23,7 +23,8 @@ pub struct EvalWeights {
     /// A correction to `line_me[Block1]` in [`FINE_UNIT`]ths of a point, a tuning handle:
     /// every stone makes dozens of one-stone line cells, so their weights act as a tempo term
     /// that whole points tune only coarsely (half a point either way measured no gain,
-    /// docs/experiments-2.md, sessions 18-19; renju's small values come from session 25's fit).
+    /// docs/experiments-2.md; renju's small values come from the fit to a stronger engine's
+    /// scores).
     pub fine_me_block1: i32,
     /// A correction to `line_opp[Block1]` in [`FINE_UNIT`]ths of a point.
     pub fine_opp_block1: i32,
@@ -33,7 +34,7 @@ pub struct EvalWeights {
 pub const FINE_UNIT: i32 = 16;
 
 /// Weights for renju: the self-play fit moved a quarter of the way towards a fit to a
-/// stronger engine's scores (docs/eval-training.md, session 25).
+/// stronger engine's scores (docs/eval-training.md).
 pub const RENJU: EvalWeights = EvalWeights {
     tempo: 12,
     cell_me: [0, -46, -13, -2, -8, 15, 22, 55, 71, 25, 138, 160, 300, 0],
@@ -71,10 +72,6 @@ pub struct OrderWeights {
     pub attack: [i32; 14],
     /// Value of the point for blocking the opponent's shape (by `Pattern4`).
     pub defend: [i32; 14],
-    /// Per-direction shape value for the mover (by `Pattern`).
-    pub line_me: [i32; 11],
-    /// Per-direction shape value of the opponent (by `Pattern`).
-    pub line_opp: [i32; 11],
 }
 
 /// The move ordering's pattern values, for every rule.
@@ -85,6 +82,4 @@ pub const ORDER: OrderWeights = OrderWeights {
     defend: [
         0, 0, 24, 28, 60, 70, 120, 160, 600, 120, 180, 1200, 4000, 16_000,
     ],
-    line_me: [0, 0, 2, 4, 6, 12, 14, 30, 32, 60, 100],
-    line_opp: [0, 0, 1, 3, 4, 9, 10, 22, 24, 45, 80],
 };

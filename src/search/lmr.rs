@@ -1,10 +1,7 @@
 //! Late-move reductions: the base reduction by remaining depth and move index, tabulated once
 //! per search thread so the node loop reads a number instead of taking logarithms.
 
-use super::params::{
-    lmr_base, lmr_deep_depth, lmr_fraction, lmr_late_moves, lmr_log_div, lmr_log_div_renju,
-    lmr_very_late_moves, ONE_PLY,
-};
+use super::params::{lmr_log_div, lmr_log_div_renju, ONE_PLY};
 use crate::core::RuleKind;
 
 /// Depths and move indices past this share the last row or column of the table.
@@ -14,10 +11,8 @@ const TABLE_LEN: usize = 64;
 pub(crate) struct Reductions(Box<[[i32; TABLE_LEN]; TABLE_LEN]>);
 
 impl Reductions {
-    /// The table for the current tunables: `lmr_base` plus `ln(depth) * ln(i + 1) * 100 /
-    /// lmr_log_div` plies (whole plies unless `lmr_fraction`), or with `lmr_log_div` 0 one
-    /// ply plus a step at `lmr_late_moves` and another at `lmr_very_late_moves` from
-    /// `lmr_deep_depth`. Renju reads `lmr_log_div_renju` for `lmr_log_div`.
+    /// The table for the current tunables: `ln(depth) * ln(i + 1) * 100 / lmr_log_div` plies,
+    /// in fractions of a ply. Renju reads `lmr_log_div_renju` for `lmr_log_div`.
     pub fn new(rule: RuleKind) -> Reductions {
         let log_div = match rule {
             RuleKind::Renju => lmr_log_div_renju(),
@@ -40,20 +35,11 @@ impl Reductions {
     }
 }
 
+/// The base reduction (`ONE_PLY` units) of move `i` at `depth` for divisor `log_div` (> 0).
 fn base_reduction(depth: i32, i: usize, log_div: i32) -> i32 {
-    if log_div > 0 {
-        let surface = f64::from(depth.max(1)).ln() * ((i + 1) as f64).ln();
-        let plies = surface * 100.0 / f64::from(log_div);
-        let term = if lmr_fraction() > 0 {
-            (plies * f64::from(ONE_PLY)) as i32
-        } else {
-            plies as i32 * ONE_PLY
-        };
-        return lmr_base() + term;
-    }
-    ONE_PLY
-        * (1 + (i >= lmr_late_moves()) as i32
-            + (depth >= lmr_deep_depth() && i >= lmr_very_late_moves()) as i32)
+    let surface = f64::from(depth.max(1)).ln() * ((i + 1) as f64).ln();
+    let plies = surface * 100.0 / f64::from(log_div);
+    (plies * f64::from(ONE_PLY)) as i32
 }
 
 #[cfg(test)]

@@ -6,16 +6,15 @@
 //! Layout, each module using only modules listed before it (this file uses them all, and
 //! `bench` uses this file's [`Searcher`]): `score` (mate scores, TT adjustment), `smp`
 //! (which subtrees other threads are searching), `limits` (what may stop a search), `report`
-//! (what comes out), `tunable` (the machinery of run-time tunables), `params` (constants,
-//! switches and the table of tunables), `budget` (the threat solvers' node budget),
-//! `history` (killers, counter moves, history), `tt` (lock-free table), `memory` (its size under `max_memory`),
-//! `time` (the time manager, the one owner of time decisions), `movegen` (the board's generator chosen by the threat, moves scored for
-//! ordering), `vcf` / `vct` / `pns` (threat-space solvers: fours; fours and threes depth
-//! first; fours and threes by proof numbers), `safety` (the best root move tested against the
-//! opponent's proof), `pvs` (one thread's PVS with TT, razoring, futility, late-move
-//! pruning/reductions, VCF leaves), `root` (root VCF and threat solvers, iterative deepening
-//! with aspiration windows, multi-PV, Lazy SMP threads and the helper thread's threat proof,
-//! strength and randomized choice), `bench` (deterministic bench).
+//! (what comes out), `params` (constants and the table of tunables, on `core::tunable`),
+//! `budget` (the threat solvers' node budget), `history` (killers, counter moves, history),
+//! `tt` (lock-free table), `memory` (its size under `max_memory`), `time` (the time manager,
+//! the one owner of time decisions), `movegen` (the board's generator chosen by the threat,
+//! moves scored for ordering), `vcf` / `vct` / `pns` (threat-space solvers: fours; fours and
+//! threes depth first; fours and threes by proof numbers), `pvs` (one thread's PVS with TT,
+//! razoring, futility, late-move pruning/reductions, VCF leaves), `root` (root VCF solver,
+//! iterative deepening with aspiration windows, multi-PV, Lazy SMP threads and the helper
+//! thread's threat proof, strength and randomized choice), `bench` (deterministic bench).
 
 use std::sync::atomic::AtomicBool;
 
@@ -32,18 +31,16 @@ mod movegen;
 pub mod params;
 pub mod pns;
 mod pvs;
-mod qfours;
 pub mod report;
 mod root;
-mod safety;
 pub mod score;
 mod smp;
 pub mod time;
 pub mod tt;
-pub mod tunable;
 pub mod vcf;
 pub mod vct;
 
+pub use crate::core::tunable::{TunableKind, TunableSpec, TuneError, TUNING};
 pub use budget::Budget;
 pub use limits::{Exclusions, SearchLimits, FULL_STRENGTH};
 pub use params::{set_tunable, tunable_value, tunables};
@@ -52,7 +49,6 @@ pub use score::{
     format_score, mate_in, mated_in, value_from_tt, value_to_tt, Score, MATE, MATE_BOUND,
 };
 pub use smp::SEARCH_STACK_BYTES;
-pub use tunable::{TunableKind, TunableSpec, TuneError, TUNING};
 
 /// Bytes of the table of [`Searcher::search_from_scratch`].
 pub const SCRATCH_HASH_BYTES: usize = 4 << 20;
@@ -62,9 +58,6 @@ pub const SCRATCH_HASH_BYTES: usize = 4 << 20;
 pub struct Searcher {
     tt: tt::TTable,
     scratch: Option<tt::TTable>,
-    /// The main thread's move-ordering memory, carried to the next search when
-    /// `keep_history` is on (emptied with the table).
-    history: history::History,
 }
 
 impl Searcher {
@@ -73,7 +66,6 @@ impl Searcher {
         Searcher {
             tt: tt::TTable::new(hash_bytes),
             scratch: None,
-            history: history::History::default(),
         }
     }
 
@@ -90,7 +82,6 @@ impl Searcher {
     /// Empties the transposition table.
     pub fn clear_hash(&mut self) {
         self.tt.clear();
-        self.history = history::History::default();
     }
 
     /// Waits until every page of the table is resident (see `tt::prefault`); for benchmarks.
@@ -124,8 +115,7 @@ impl Searcher {
     ) -> SearchResult {
         let mut board = board.clone();
         crate::eval::prepare(&mut board);
-        let kept = (params::keep_history() > 0).then_some(&mut self.history);
-        root::search(&self.tt, kept, &board, limits, stop, report, events)
+        root::search(&self.tt, &board, limits, stop, report, events)
     }
 
     /// Writes the transposition table to `w` (see [`tt::TTable::dump`]).
@@ -163,7 +153,7 @@ impl Searcher {
                 .scratch
                 .insert(tt::TTable::with_cheap_clear(SCRATCH_HASH_BYTES)),
         };
-        root::search(tt, None, board, limits, stop, &mut |_| {}, &no_root_events)
+        root::search(tt, board, limits, stop, &mut |_| {}, &no_root_events)
     }
 
     /// Frees the table of [`Searcher::search_from_scratch`].

@@ -10,29 +10,16 @@ use crate::board::{Board, GenKind, Pattern4, Threat};
 use crate::core::{Color, Pos};
 use crate::eval::weights::OrderWeights;
 
-use super::params::{
-    defend_four_order, four_forcing, four_three_defence, DEFENCE_ORDER, FORCING_ORDER,
-    USE_LINE_ORDER,
-};
+use super::params::{DEFENCE_ORDER, FORCING_ORDER};
 
-/// Ordering value of `p` for the mover `me`, whose class there is `a`, by the values `w`.
+/// Ordering value of `p` for the mover `me`, whose class there is `a`, by the values `w`:
+/// the mover's fours (plain ones included) and blocks of the opponent's four-three or bigger
+/// carry the forcing mark.
 #[inline]
 fn cell_order(w: &OrderWeights, board: &Board, p: Pos, me: Color, a: Pattern4) -> i32 {
-    let opp = me.opp();
-    let d = board.pattern4(p, opp);
+    let d = board.pattern4(p, me.opp());
     let mut s = w.attack[a as usize] + w.defend[d as usize];
-    if USE_LINE_ORDER {
-        for dir in 0..4 {
-            s += w.line_me[board.pattern(p, me, dir) as usize];
-            s += w.line_opp[board.pattern(p, opp, dir) as usize];
-        }
-    }
-    let forcing_attack = if four_forcing() > 0 {
-        Pattern4::Block4
-    } else {
-        Pattern4::Block4Flex3
-    };
-    if a >= forcing_attack || d >= Pattern4::Block4Flex3 {
+    if a >= Pattern4::Block4 || d >= Pattern4::Block4Flex3 {
         s += FORCING_ORDER;
     }
     s + board.order_value(p, me)
@@ -50,21 +37,17 @@ pub(crate) fn generate(board: &mut Board, threat: Threat, out: &mut Vec<(Pos, i3
     match threat {
         Threat::Block(q) => out.push((q, FORCING_ORDER)),
         Threat::Defend => board.generate(me, GenKind::Defences, |b, p, a| {
-            // Own fours already carry the forcing mark; a pure defence gets its own bonus.
-            // With `defend_four_order` 0 a plain four (no three with it) is ranked among the
-            // defences by its pattern value instead of before them.
+            // Own fours already carry the forcing mark (so they come before the defences); a
+            // pure defence gets its own bonus.
             let bonus = if a < Pattern4::Block4 {
                 DEFENCE_ORDER
-            } else if a < Pattern4::Block4Flex3 && defend_four_order() == 0 {
-                DEFENCE_ORDER - FORCING_ORDER
             } else {
                 0
             };
             out.push((p, cell_order(w, b, p, me, a) + bonus));
         }),
         _ => {
-            if four_three_defence() > 0 && board.pattern4_count(me.opp(), Pattern4::Block4Flex3) > 0
-            {
+            if board.pattern4_count(me.opp(), Pattern4::Block4Flex3) > 0 {
                 board.generate(me, GenKind::FourThreeDefences, |b, p, a| {
                     out.push((p, cell_order(w, b, p, me, a)));
                 });

@@ -23,8 +23,6 @@ mod moves;
 mod ordering;
 mod pruning;
 
-use pruning::SingularTest;
-
 /// What a node's pruning tests, move ordering and move loop read about it.
 #[derive(Clone, Copy)]
 struct NodeInfo {
@@ -41,8 +39,6 @@ struct NodeInfo {
     me: Color,
     /// The transposition table's move (`Pos::NONE` if none).
     tt_move: Pos,
-    /// The move a singular-extension test leaves out (`Pos::NONE` normally).
-    excluded: Pos,
     static_eval: Score,
     /// The static evaluation rose since the mover's previous turn.
     improving: bool,
@@ -109,15 +105,9 @@ pub(crate) struct Worker<'a> {
     pv: Vec<Vec<Pos>>,
     move_bufs: Vec<Vec<(Pos, i32)>>,
     evals: Vec<Score>,
-    /// `nulls[ply]`: the node at `ply` was reached by a null move (no two in a row).
-    nulls: Vec<bool>,
-    /// `excluded_moves[ply]`: the move a singular-extension test leaves out at `ply`.
-    excluded_moves: Vec<Pos>,
     /// `threatening[ply]`: the move being searched at `ply` makes an open three or better for
     /// its mover (a continued attack two plies later is reduced less).
     threatening: Vec<bool>,
-    /// `played[ply]`: the move being searched at `ply` (`Pos::NONE` for a null move).
-    played: Vec<Pos>,
     /// Depth of the current root iteration.
     pub root_depth: i32,
     /// Root moves the last `search_root` call finished (a prefix of its list).
@@ -147,10 +137,7 @@ impl<'a> Worker<'a> {
                 .map(|_| Vec::with_capacity(MOVE_LIST_CAPACITY))
                 .collect(),
             evals: vec![0; PLY_STACK_LEN],
-            nulls: vec![false; PLY_STACK_LEN],
-            excluded_moves: vec![Pos::NONE; PLY_STACK_LEN],
             threatening: vec![false; PLY_STACK_LEN],
-            played: vec![Pos::NONE; PLY_STACK_LEN],
             root_depth: 0,
             root_completed: 0,
             announce_root: false,
@@ -235,7 +222,6 @@ impl<'a> Worker<'a> {
             }
             self.threatening[0] = continued_attack_reduction() > 0
                 && self.board.pattern4(mv, self.board.side_to_move()) >= Pattern4::Flex3;
-            self.played[0] = mv;
             self.board.make_move(mv);
             self.pv[1].clear();
             let mut score;
@@ -243,7 +229,7 @@ impl<'a> Worker<'a> {
             if i == 0 {
                 score = -self.node(-beta, -alpha, child_depth, 1, true, false);
             } else {
-                let r = if USE_LMR && depth > lmr_min_depth() && i >= root_lmr_min_moves() {
+                let r = if depth > lmr_min_depth() && i >= root_lmr_min_moves() {
                     root_lmr_reduction() * ONE_PLY
                 } else {
                     0
@@ -311,32 +297,23 @@ impl<'a> Worker<'a> {
             Ok(depth) => depth,
             Err(mate) => return mate,
         };
-        if quick_wins() > 0 && matches!(threat, Threat::None | Threat::Defend) {
+        if matches!(threat, Threat::None | Threat::Defend) {
             if let Some(plies) = self.board.quick_win() {
                 return mate_in(ply + plies as usize);
             }
-        }
-        if four_three_extension() > 0
-            && four_three_defence() > 0
-            && matches!(threat, Threat::None)
-            && self.may_extend(ply)
-            && self.board.faces_winning_four_three()
-        {
-            depth += four_three_extension();
         }
         if ply >= MAX_SEARCH_PLY {
             return eval::evaluate(&self.board);
         }
         if plies(depth) <= 0 {
-            return self.leaf(alpha, beta, ply, threat);
+            return self.leaf(alpha, beta, ply);
         }
 
         let key = self.board.hash();
         let tte = self.sh.tt.probe(key);
-        let excluded = self.excluded_moves[ply];
         let tt_move = tte.map_or(Pos::NONE, |h| h.mv);
-        if let Some(h) = tte.filter(|_| !pv_node && excluded.is_none()) {
-            if let Some(v) = self.tt_cutoff(h, threat, alpha, beta, plies(depth), ply) {
+        if let Some(h) = tte.filter(|_| !pv_node) {
+            if let Some(v) = pruning::tt_cutoff(h, alpha, beta, plies(depth), ply) {
                 return v;
             }
         }
@@ -346,15 +323,6 @@ impl<'a> Worker<'a> {
             && (pv_node || cut_node)
         {
             depth -= ONE_PLY;
-        }
-        if let Some(h) = tte.filter(|h| pv_node && iir_tt_pct() > 0 && !h.mv.is_none()) {
-            // A PV node whose table move comes from a much shallower search (not the best
-            // move of the last iterations): a fraction of the gap comes off.
-            let gap = (plies(depth) - h.depth).max(0) * iir_tt_pct();
-            depth -= gap.min(IIR_TT_MAX_REDUCTION);
-            if plies(depth) <= 0 {
-                return self.leaf(alpha, beta, ply, threat);
-            }
         }
         let static_eval = match tte {
             Some(h) if h.bound != Bound::None || h.eval != 0 => h.eval,
@@ -370,7 +338,6 @@ impl<'a> Worker<'a> {
             threat,
             me: self.board.side_to_move(),
             tt_move,
-            excluded,
             static_eval,
             improving: ply >= 2 && static_eval > self.evals[ply - 2],
             tt_pv: pv_node || tte.is_some_and(|h| h.pv),
@@ -381,24 +348,12 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let mut singular = false;
-        if let Some(h) = tte.filter(|_| excluded.is_none() && se_min_depth() > 0) {
-            match self.singular_test(h, info.depth, ply, beta, cut_node) {
-                SingularTest::Extend => singular = true,
-                SingularTest::MultiCut(v) => return v,
-                SingularTest::Neither => {}
-            }
-            if self.stopped {
-                return 0;
-            }
-        }
-
         let mut moves = match self.generate_moves(ply, threat) {
             Ok(moves) => moves,
             Err(v) => return v,
         };
         self.order_moves(&mut moves, &info);
-        let (best, best_move) = self.search_moves(&mut moves, &info, singular, alpha, beta);
+        let (best, best_move) = self.search_moves(&mut moves, &info, alpha, beta);
         self.move_bufs[ply] = moves;
         if self.stopped {
             return 0;
@@ -410,18 +365,15 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        if excluded.is_none() {
-            let stored = value_to_tt(best, ply);
-            let entry = TtHit {
-                mv: best_move,
-                value: stored,
-                eval: static_eval,
-                depth: info.depth,
-                bound,
-                pv: info.tt_pv,
-            };
-            self.sh.tt.store_entry(key, entry);
-        }
+        let entry = TtHit {
+            mv: best_move,
+            value: value_to_tt(best, ply),
+            eval: static_eval,
+            depth: info.depth,
+            bound,
+            pv: info.tt_pv,
+        };
+        self.sh.tt.store_entry(key, entry);
         best
     }
 
@@ -476,20 +428,14 @@ impl<'a> Worker<'a> {
     /// Whether a node at `ply` may still be extended: below `extension_cap_pct` % of the
     /// iteration's depth.
     fn may_extend(&self, ply: usize) -> bool {
-        self.below_cap(ply, extension_cap_pct())
-    }
-
-    /// Whether `ply` lies below `cap_pct` % of the iteration's depth.
-    fn below_cap(&self, ply: usize, cap_pct: i32) -> bool {
-        (ply as i32) * 100 < cap_pct * self.root_depth
+        (ply as i32) * 100 < extension_cap_pct() * self.root_depth
     }
 
     /// The depth a node searches to ([`ONE_PLY`] units), given the threat on its board (`Err`
     /// with the score when the threat decides the game): the forced block of a four is
     /// searched `block_extension` deeper and never ends a line; the few answers to an open
-    /// three may be searched `defend_extension` deeper. Extensions stop at
-    /// `extension_cap_pct` % of the iteration's depth, the open-three one also at
-    /// `defend_cap_pct` % (whichever is lower).
+    /// three are searched `defend_extension` deeper. Extensions stop at `extension_cap_pct` %
+    /// of the iteration's depth.
     fn threat_depth(&self, threat: Threat, depth: i32, ply: usize) -> Result<i32, Score> {
         let extend = self.may_extend(ply);
         Ok(match threat {
@@ -497,13 +443,7 @@ impl<'a> Worker<'a> {
             Threat::Loss(n) => return Err(mated_in(ply + n as usize)),
             Threat::Block(_) if extend => (depth + block_extension()).max(ONE_PLY),
             Threat::Block(_) => depth.max(ONE_PLY),
-            Threat::Defend
-                if extend
-                    && self.below_cap(ply, defend_cap_pct())
-                    && plies(depth) >= defend_ext_min_depth() =>
-            {
-                depth + defend_extension()
-            }
+            Threat::Defend if extend => depth + defend_extension(),
             _ => depth,
         })
     }

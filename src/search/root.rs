@@ -11,14 +11,12 @@ use crate::board::Board;
 use crate::core::Pos;
 
 use super::budget::Budget;
-use super::history::History;
 use super::limits::Exclusions;
 use super::limits::{SearchLimits, FULL_STRENGTH};
 use super::movegen;
 use super::params::*;
 use super::pvs::{RootMove, Shared, Worker};
 use super::report::{RootEvents, SearchReport, SearchResult};
-use super::safety::SafetyCheck;
 use super::score::{mate_in, Score, MATE, MATE_BOUND};
 use super::smp::{self, InFlight};
 use super::time::{IterationState, Solver};
@@ -165,7 +163,6 @@ fn partial_best(searched: &[RootMove], alpha: Score) -> Option<RootMove> {
 /// Runs one search; see [`super::Searcher::search`].
 pub(crate) fn search(
     tt: &TTable,
-    kept_history: Option<&mut History>,
     board: &Board,
     limits: &SearchLimits,
     stop: &AtomicBool,
@@ -248,21 +245,6 @@ pub(crate) fn search(
             }
         }
         shared.nodes.fetch_add(vcf_used, Relaxed);
-        // Root VCT solver: fours and open threes.
-        let mut lim = solver_budget(Solver::RootVct, root_vct_nodes());
-        let found = if root_vct_nodes() > 0 && !stop.load(Relaxed) {
-            threat_win(&b, &mut lim)
-        } else {
-            None
-        };
-        let spent = lim.used;
-        if let Some((mv, plies, pv)) = found {
-            if board.is_legal(mv) && !stop.load(Relaxed) {
-                let nodes = shared.nodes.load(Relaxed) + spent;
-                return proven_win(report, mv, plies, nodes, start, pv);
-            }
-        }
-        shared.nodes.fetch_add(spent, Relaxed);
     }
 
     let mut completed: Option<(Vec<RootMove>, i32)> = None;
@@ -272,15 +254,11 @@ pub(crate) fn search(
     let helper_best: std::sync::Mutex<Option<(i32, RootMove)>> = std::sync::Mutex::new(None);
     // A win by threats the first helper proved.
     let helper_vct: std::sync::Mutex<Option<vct::VctWin>> = std::sync::Mutex::new(None);
-    let vct_on_helper =
-        USE_HELPER_VCT && !weak && !restricted && threads > 1 && multipv == 1 && rms.len() > 1;
+    let vct_on_helper = !weak && !restricted && threads > 1 && multipv == 1 && rms.len() > 1;
     let vct_budget = max_nodes.map_or(helper_vct_nodes(), |m| {
         helper_vct_nodes().min(solver_node_share(m))
     });
     let vct_deadline = limits.time.solver_deadline(Solver::HelperVct, start);
-    // Root moves that walk into the opponent's win by threats leave the main thread's list.
-    let check_safety = !weak && !restricted && multipv == 1 && rms.len() > 1;
-    let mut safety = SafetyCheck::for_limit(max_nodes);
     std::thread::scope(|scope| {
         for id in 1..threads {
             let shared = &shared;
@@ -323,12 +301,7 @@ pub(crate) fn search(
             });
         }
         let mut w = Worker::new(0, &shared, board);
-        let mut kept_history = kept_history;
-        if let Some(h) = kept_history.as_deref_mut() {
-            w.hist = h.take_aged();
-        }
         let mut iters = IterationState::new(rms.len());
-        let safety_deadline = limits.time.solver_deadline(Solver::SafetyCheck, start);
         for depth in 1..=max_depth {
             for pv_idx in 0..multipv {
                 let want_partial = pv_idx == 0 && multipv == 1;
@@ -363,11 +336,6 @@ pub(crate) fn search(
             for rm in rms.iter_mut() {
                 rm.prev_score = rm.score;
             }
-            if check_safety && depth >= SAFETY_MIN_DEPTH {
-                let before = safety.used;
-                safety.check_best(board, &mut rms, &shared.abort, safety_deadline);
-                shared.nodes.fetch_add(safety.used - before, Relaxed);
-            }
             completed = Some((rms.clone(), depth));
             iters.record(depth as u32, rms[0].mv, rms[0].score);
             if limits.time.should_stop(&iters, shared.elapsed_ms()) {
@@ -376,9 +344,6 @@ pub(crate) fn search(
         }
         shared.abort.store(true, Relaxed);
         w.flush_nodes();
-        if let Some(h) = kept_history {
-            *h = std::mem::take(&mut w.hist);
-        }
     });
 
     let nodes = shared.nodes.load(Relaxed);
@@ -403,8 +368,7 @@ pub(crate) fn search(
     let mut chosen = 0;
     // The interrupted iteration already found a better move than the completed one's.
     if let Some(p) = partial {
-        if p.mv != rms[0].mv && rms[0].score < MATE_BOUND && !randomize && !safety.is_refuted(p.mv)
-        {
+        if p.mv != rms[0].mv && rms[0].score < MATE_BOUND && !randomize {
             return final_line(report, p, depth as u32 + 1, nodes, shared.elapsed_ms());
         }
     }
@@ -412,12 +376,7 @@ pub(crate) fn search(
     // main thread's answer is a proven win or several lines are wanted.
     let helper = helper_best.into_inner().unwrap_or_else(|e| e.into_inner());
     if let Some((hdepth, hrm)) = helper {
-        if hdepth > depth
-            && !randomize
-            && limits.multipv <= 1
-            && rms[0].score < MATE_BOUND
-            && !safety.is_refuted(hrm.mv)
-        {
+        if hdepth > depth && !randomize && limits.multipv <= 1 && rms[0].score < MATE_BOUND {
             return final_line(report, hrm, hdepth as u32, nodes, shared.elapsed_ms());
         }
     }

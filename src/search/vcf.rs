@@ -39,9 +39,9 @@ pub fn vcf_near(
     r
 }
 
-/// Whether `p` lies within two cells of `c` in both directions, or on one of `c`'s four lines
-/// within four cells.
-pub(super) fn is_near(c: Pos, p: Pos) -> bool {
+/// [`is_near_offset`] for the points `c` and `p` (the tests' reference).
+#[cfg(test)]
+fn is_near(c: Pos, p: Pos) -> bool {
     let dx = c.x().abs_diff(p.x());
     let dy = c.y().abs_diff(p.y());
     (dx <= NEAR_SQUARE && dy <= NEAR_SQUARE)
@@ -72,10 +72,11 @@ const NEAR_TABLE: ([(i8, i8); NEAR_SPAN * NEAR_SPAN], usize) = {
     (out, n)
 };
 
-/// Offsets `(dx, dy)` of the points near a centre (see [`is_near`]), row by row.
+/// Offsets `(dx, dy)` of the points near a centre (see [`is_near_offset`]), row by row.
 const NEAR_OFFSETS: &[(i8, i8)] = NEAR_TABLE.0.split_at(NEAR_TABLE.1).0;
 
-/// [`is_near`] for an offset.
+/// Whether the point at offset `(dx, dy)` from a centre is near it: within `NEAR_SQUARE`
+/// cells in both directions, or on one of the centre's four lines within `NEAR_LINE` cells.
 const fn is_near_offset(dx: i32, dy: i32) -> bool {
     let (ax, ay) = (dx.unsigned_abs() as usize, dy.unsigned_abs() as usize);
     let square = ax <= NEAR_SQUARE && ay <= NEAR_SQUARE;
@@ -83,7 +84,7 @@ const fn is_near_offset(dx: i32, dy: i32) -> bool {
     square || line
 }
 
-/// The attacker's fours near `c` (see [`is_near`]) with their classes, in the board's walk
+/// The attacker's fours near `c` (see [`is_near_offset`]) with their classes, in the board's walk
 /// order, as many as `buf` holds; returns how many. Reads only the near points instead of
 /// walking the whole candidate area.
 fn near_fours(b: &Board, att: Color, c: Pos, buf: &mut [(Pos, Pattern4)]) -> usize {
@@ -134,7 +135,7 @@ pub fn vcf_root_limited(
 }
 
 /// `near`: when set, the attacker's fours (other than a forced counter-block) must lie near
-/// this point (see [`is_near`]), and each four becomes the next level's `near`.
+/// this point (see [`is_near_offset`]), and each four becomes the next level's `near`.
 fn rec(
     b: &mut Board,
     att: Color,

@@ -1,34 +1,21 @@
-//! The search's leaves: the static evaluation, a VCF for the side to move, and their
-//! transposition-table entries.
+//! The search's leaves: the static evaluation, a VCF for the side to move near the
+//! attacker's last stone, and their transposition-table entries.
 
-use crate::board::Threat;
 use crate::core::Pos;
 use crate::eval;
 
-use super::super::params::{
-    leaf_tt, qvcf_delta, qvcf_depth, qvcf_eval, qvcf_near, qvcf_nodes, qvcf_plain, USE_LEAF_VCF,
-};
-use super::super::qfours::{quiesce_fours, QuiescenceLimits};
-use super::super::score::{mate_in, value_from_tt, value_to_tt, Score, MATE_BOUND};
+use super::super::params::{qvcf_depth, qvcf_nodes};
+use super::super::score::{mate_in, value_from_tt, value_to_tt, Score};
 use super::super::tt::{Bound, TtHit};
 use super::super::vcf;
 use super::Worker;
 
 impl Worker<'_> {
-    /// The value of a node with no depth left: through the transposition table when
-    /// `leaf_tt` is on, else evaluated afresh.
-    pub(super) fn leaf(&mut self, alpha: Score, beta: Score, ply: usize, threat: Threat) -> Score {
-        if leaf_tt() > 0 {
-            self.cached_leaf(alpha, beta, ply)
-        } else {
-            self.quiesce(alpha, beta, ply, threat)
-        }
-    }
-
-    /// A leaf through the transposition table: an entry that settles the window answers at
-    /// once; otherwise the leaf is evaluated ([`Worker::leaf_value`]) and stored at depth 0,
-    /// unless a deeper entry holds the position.
-    fn cached_leaf(&mut self, alpha: Score, beta: Score, ply: usize) -> Score {
+    /// The value of a node with no depth left, through the transposition table: an entry
+    /// that settles the window answers at once; otherwise the leaf is evaluated
+    /// ([`Worker::leaf_value`]) and stored at depth 0, unless a deeper entry holds the
+    /// position.
+    pub(super) fn leaf(&mut self, alpha: Score, beta: Score, ply: usize) -> Score {
         let key = self.board.hash();
         let tte = self.sh.tt.probe(key);
         if let Some(h) = tte {
@@ -44,7 +31,7 @@ impl Worker<'_> {
             }
         }
         let stand = eval::evaluate(&self.board);
-        let (v, bound) = self.leaf_value(stand, alpha, beta, ply);
+        let (v, bound) = self.leaf_value(stand, beta, ply);
         if tte.is_none_or(|h| h.depth <= 0) {
             // A leaf result keeps the principal-variation flag a deeper visit may have set.
             let entry = TtHit {
@@ -60,91 +47,30 @@ impl Worker<'_> {
         v
     }
 
-    /// Leaf evaluation without the table: a VCF for the side to move, else the static
-    /// evaluation. (Razoring uses it too.)
-    pub(super) fn quiesce(
-        &mut self,
-        alpha: Score,
-        beta: Score,
-        ply: usize,
-        threat: Threat,
-    ) -> Score {
-        let _ = threat;
+    /// Leaf evaluation without the table, for razoring: a VCF for the side to move, else
+    /// the static evaluation.
+    pub(super) fn quiesce(&mut self, beta: Score, ply: usize) -> Score {
         let stand = eval::evaluate(&self.board);
-        self.leaf_value(stand, alpha, beta, ply).0
+        self.leaf_value(stand, beta, ply).0
     }
 
     /// The leaf's value from its static evaluation `stand`, with what it bounds: `stand` when
-    /// it holds beta (a lower bound: the VCF is not tried), or when it lies `qvcf_delta` or
-    /// more below alpha (an upper bound: the VCF is not tried either), else a VCF's mate for
-    /// the side to move if one is found (a lower bound), else `stand` (exact: no window
-    /// changes it).
-    fn leaf_value(
-        &mut self,
-        stand: Score,
-        alpha: Score,
-        beta: Score,
-        ply: usize,
-    ) -> (Score, Bound) {
+    /// it holds beta (a lower bound: the VCF is not tried), else a mate for the side to move
+    /// if a VCF near the attacker's last stone finds one (a lower bound), else `stand`
+    /// (exact: no window changes it).
+    fn leaf_value(&mut self, stand: Score, beta: Score, ply: usize) -> (Score, Bound) {
         if stand >= beta {
             return (stand, Bound::Lower);
-        }
-        if !USE_LEAF_VCF {
-            return (stand, Bound::Exact);
-        }
-        if qvcf_delta() > 0 && stand + qvcf_delta() <= alpha && alpha.abs() < MATE_BOUND {
-            return (stand, Bound::Upper);
-        }
-        if qvcf_eval() > 0 {
-            return self.quiesce_fours(stand, alpha, beta, ply);
         }
         let me = self.board.side_to_move();
         let nodes = qvcf_nodes();
         let mut budget = nodes;
-        let found = if qvcf_near() > 0 {
-            vcf::vcf_near(&mut self.board, me, qvcf_depth(), &mut budget)
-        } else {
-            vcf::vcf(&mut self.board, me, qvcf_depth(), &mut budget)
-        };
+        let found = vcf::vcf_near(&mut self.board, me, qvcf_depth(), &mut budget);
         self.nodes += nodes - budget;
         if let Some(plies) = found {
             return (mate_in(ply + plies as usize), Bound::Lower);
         }
         (stand, Bound::Exact)
-    }
-
-    /// The evaluating four quiescence's value of the leaf and what it bounds.
-    fn quiesce_fours(
-        &mut self,
-        stand: Score,
-        alpha: Score,
-        beta: Score,
-        ply: usize,
-    ) -> (Score, Bound) {
-        let limits = QuiescenceLimits {
-            fours: qvcf_depth(),
-            plain_levels: qvcf_plain(),
-        };
-        let nodes = qvcf_nodes();
-        let mut budget = nodes;
-        let v = quiesce_fours(
-            &mut self.board,
-            stand,
-            alpha,
-            beta,
-            ply,
-            limits,
-            &mut budget,
-        );
-        self.nodes += nodes - budget;
-        let bound = if v >= beta {
-            Bound::Lower
-        } else if v <= alpha {
-            Bound::Upper
-        } else {
-            Bound::Exact
-        };
-        (v, bound)
     }
 }
 
@@ -156,6 +82,7 @@ mod tests {
     use super::super::super::bench::board_from_moves;
     use super::super::super::limits::Exclusions;
     use super::super::super::report::no_root_events;
+    use super::super::super::score::MATE_BOUND;
     use super::super::super::smp::InFlight;
     use super::super::super::time::TimeManager;
     use super::super::super::tt::TTable;
@@ -198,7 +125,7 @@ mod tests {
     fn a_leaf_without_a_vcf_is_stored_exact_at_its_static_value() {
         with_worker(QUIET, |w, tt| {
             let stand = eval::evaluate(&w.board);
-            let v = w.cached_leaf(WIDE.0, WIDE.1, 3);
+            let v = w.leaf(WIDE.0, WIDE.1, 3);
             assert_eq!(v, stand);
             let h = tt.probe(w.board.hash()).expect("the leaf is stored");
             assert_eq!(
@@ -212,12 +139,12 @@ mod tests {
     fn a_leaf_holding_beta_is_a_lower_bound_and_its_vcf_is_not_tried() {
         with_worker(OPEN_THREE, |w, tt| {
             let stand = eval::evaluate(&w.board);
-            let v = w.cached_leaf(stand - 10, stand, 3);
+            let v = w.leaf(stand - 10, stand, 3);
             assert_eq!((v, w.nodes), (stand, 0));
             let h = tt.probe(w.board.hash()).unwrap();
             assert_eq!((h.value, h.bound), (stand, Bound::Lower));
             // A higher beta needs the VCF, which finds the open four's win.
-            let v = w.cached_leaf(WIDE.0, WIDE.1, 3);
+            let v = w.leaf(WIDE.0, WIDE.1, 3);
             assert_eq!(v, mate_in(3 + 3));
             assert!(w.nodes > 0);
             let h = tt.probe(w.board.hash()).unwrap();
@@ -229,11 +156,11 @@ mod tests {
     #[test]
     fn a_stored_leaf_answers_without_a_second_vcf() {
         with_worker(OPEN_THREE, |w, _| {
-            let first = w.cached_leaf(WIDE.0, WIDE.1, 5);
+            let first = w.leaf(WIDE.0, WIDE.1, 5);
             let spent = w.nodes;
             assert!(spent > 0);
             // At another ply the same mate is as far from the leaf.
-            assert_eq!(w.cached_leaf(WIDE.0, WIDE.1, 7), first + 5 - 7);
+            assert_eq!(w.leaf(WIDE.0, WIDE.1, 7), first + 5 - 7);
             assert_eq!(w.nodes, spent);
         });
     }
@@ -245,9 +172,9 @@ mod tests {
             let stand = eval::evaluate(&w.board);
             tt.store(key, Pos::NONE, 123, stand, 4, Bound::Lower);
             // The deeper lower bound holds beta 100: its value answers.
-            assert_eq!(w.cached_leaf(50, 100, 2), 123);
+            assert_eq!(w.leaf(50, 100, 2), 123);
             // It does not hold beta 500: the leaf is evaluated, the deeper entry stays.
-            assert_eq!(w.cached_leaf(WIDE.0, 500, 2), stand);
+            assert_eq!(w.leaf(WIDE.0, 500, 2), stand);
             let h = tt.probe(key).unwrap();
             assert_eq!((h.value, h.depth, h.bound), (123, 4, Bound::Lower));
         });
@@ -268,7 +195,7 @@ mod tests {
             };
             tt.store_entry(key, shallow_pv);
             // The entry does not settle the window, so the leaf is evaluated and stored again.
-            assert_eq!(w.cached_leaf(WIDE.0, WIDE.1, 2), stand);
+            assert_eq!(w.leaf(WIDE.0, WIDE.1, 2), stand);
             let h = tt.probe(key).unwrap();
             assert_eq!((h.value, h.bound, h.pv), (stand, Bound::Exact, true));
         });

@@ -28,7 +28,7 @@
 //! # What the search asks (`search::root`, `search::pvs`)
 //! The budget travels in `SearchLimits::time`. Elapsed time counts from the start of
 //! `Searcher::search`.
-//! - Before the tree search, each threat solver (root VCF, root VCT, the helper thread's VCT)
+//! - Each threat solver (the root VCF before the tree search, the helper thread's VCT beside it)
 //!   gets its share of the maximum: [`TimeManager::solver_deadline`] and
 //!   [`TimeManager::solver_node_cap`].
 //! - After each completed iteration the main thread records it in its [`IterationState`] and
@@ -115,8 +115,6 @@ pub const PROVEN_MATE_EXTRA_PLIES: Score = 2;
 
 /// The root VCF solver's node budget is at most this many nodes per ms of the maximum.
 pub const ROOT_VCF_NODES_PER_MS: u64 = 60;
-/// The root VCT solver's node budget is at most this many nodes per ms of the maximum.
-pub const ROOT_VCT_NODES_PER_MS: u64 = 40;
 
 /// What the manager told us about the clock (the `INFO` values, as parsed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -469,12 +467,8 @@ impl TimeManager {
 pub enum Solver {
     /// The root VCF solver, before the tree search.
     RootVcf,
-    /// The root VCT solver, after the root VCF.
-    RootVct,
     /// The first helper thread's VCT, beside the main thread's tree search.
     HelperVct,
-    /// The safety check of the best root move between iterations (up to the maximum).
-    SafetyCheck,
 }
 
 impl Solver {
@@ -482,9 +476,7 @@ impl Solver {
     fn time_pct(self) -> u64 {
         match self {
             Solver::RootVcf => params::root_vcf_time_pct(),
-            Solver::RootVct => params::root_vct_time_pct(),
             Solver::HelperVct => params::helper_vct_time_pct(),
-            Solver::SafetyCheck => 100,
         }
     }
 
@@ -492,8 +484,7 @@ impl Solver {
     fn nodes_per_ms(self) -> Option<u64> {
         match self {
             Solver::RootVcf => Some(ROOT_VCF_NODES_PER_MS),
-            Solver::RootVct => Some(ROOT_VCT_NODES_PER_MS),
-            Solver::HelperVct | Solver::SafetyCheck => None,
+            Solver::HelperVct => None,
         }
     }
 }

@@ -133,17 +133,15 @@ fn solvers_get_their_share_of_the_maximum() {
             .map(|d| d.duration_since(start))
     };
     assert_eq!(at(Solver::RootVcf), Some(Duration::from_millis(200)));
-    assert_eq!(at(Solver::RootVct), Some(Duration::from_millis(350)));
     assert_eq!(at(Solver::HelperVct), Some(Duration::from_millis(800)));
     assert_eq!(tm.solver_node_cap(Solver::RootVcf), Some(60_001));
-    assert_eq!(tm.solver_node_cap(Solver::RootVct), Some(40_001));
     assert_eq!(tm.solver_node_cap(Solver::HelperVct), None);
     let inf = TimeManager::infinite();
     assert_eq!(inf.solver_deadline(Solver::RootVcf, start), None);
     assert_eq!(inf.solver_node_cap(Solver::RootVcf), None);
     // An instant answer still lets a solver look at one node.
     let instant = TimeManager::fixed_maximum(0);
-    assert_eq!(instant.solver_node_cap(Solver::RootVct), Some(1));
+    assert_eq!(instant.solver_node_cap(Solver::RootVcf), Some(1));
 }
 
 #[test]

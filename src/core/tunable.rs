@@ -1,4 +1,5 @@
-//! The machinery behind the search's tunable parameters (the table itself is in `params.rs`).
+//! The machinery of run-time tunable parameters, shared by the evaluation (`eval::tuning`)
+//! and the search (`search::params`, which also lists both tables together).
 //!
 //! `tunables!` turns one line per parameter (name, type, default, range, step) into:
 //! - a getter `fn name() -> T`: in a normal build a `const fn` returning the default, so the
@@ -208,7 +209,7 @@ impl<const N: usize> TunableTable<N> {
     }
 }
 
-/// Declares the search's tunables, one per line:
+/// Declares a table of tunables, one per line:
 ///
 /// ```text
 /// /// Doc of the getter.
@@ -234,11 +235,11 @@ macro_rules! tunables {
         const TUNABLE_COUNT: usize = [$(stringify!($name)),*].len();
 
         /// Every tunable with its spec and (in a `tune` build) current value.
-        pub static TUNABLES: $crate::search::tunable::TunableTable<TUNABLE_COUNT> =
-            $crate::search::tunable::TunableTable::new(
-                [$($crate::search::tunable::TunableSpec {
+        pub static TUNABLES: $crate::core::tunable::TunableTable<TUNABLE_COUNT> =
+            $crate::core::tunable::TunableTable::new(
+                [$($crate::core::tunable::TunableSpec {
                     name: stringify!($name),
-                    kind: <$t as $crate::search::tunable::TunableValue>::KIND,
+                    kind: <$t as $crate::core::tunable::TunableValue>::KIND,
                     default: $default as f64,
                     min: $min as f64,
                     max: $max as f64,
