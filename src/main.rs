@@ -5,12 +5,13 @@ use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        .init();
+    // First of all: anything else may already use the build's instruction set.
     if let Err(refusal) = check_processor() {
         return refusal;
     }
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(|s| s.as_str()) {
         Some("bench") => {
@@ -57,19 +58,18 @@ fn main() -> ExitCode {
 
 /// An x86-64-v3 build started on a processor without AVX2 (or another extension it was
 /// compiled with) would crash on its first such instruction: it says so instead, on stdout as
-/// a protocol `ERROR` line (a manager shows it) and on stderr, and exits.
+/// a protocol `ERROR` line (a manager shows it) and on stderr, and exits. Fixed text only, so
+/// that the refusal itself needs no formatting code built for the missing extensions.
 fn check_processor() -> Result<(), ExitCode> {
-    let missing = pentad::core::cpu::missing_features();
-    if missing.is_empty() {
+    if pentad::core::cpu::missing_features().is_empty() {
         return Ok(());
     }
-    let why = format!(
-        "this pbrain-pentad is the {} build and this processor lacks {}: use the generic x86-64 build",
-        pentad::core::cpu::build_level(),
-        missing.join(", ")
-    );
-    println!("ERROR {why}");
-    eprintln!("pbrain-pentad: {why}");
+    const WHY: &str = "this pbrain-pentad is the x86-64-v3 (AVX2) build and this processor \
+                       lacks AVX2 or another extension it needs: use the generic x86-64 build\n";
+    let _ = std::io::stdout().write_all(b"ERROR ");
+    let _ = std::io::stdout().write_all(WHY.as_bytes());
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().write_all(WHY.as_bytes());
     Err(ExitCode::FAILURE)
 }
 
