@@ -16,7 +16,6 @@ use pentad::core::{Color, Pos, Rule, RuleKind};
 use pentad::eval::weights;
 
 use crate::games_file;
-use crate::positions::rule_of;
 use crate::progress::Progress;
 
 /// Options of `pentad-tools eval-tune`.
@@ -215,7 +214,7 @@ fn read_json(file: &str, text: &str) -> Result<Vec<Record>> {
 fn read_games_file(file: &str) -> Result<Vec<Record>> {
     let mut out = Vec::new();
     for g in games_file::read(file)? {
-        let Some(rule) = rule_of(&g.rule) else {
+        let Some(rule) = Rule::from_name(&g.rule) else {
             continue;
         };
         out.push(Record {

@@ -7,10 +7,10 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, Result};
 use pentad::board::Board;
-use pentad::core::{Color, Pos};
+use pentad::core::{Color, Pos, Rule};
 use pentad::search::{SearchLimits, Searcher, MATE_BOUND};
 
-use crate::positions::{rule_of, Position};
+use crate::positions::Position;
 use crate::progress::Progress;
 use crate::timing::report::read_records;
 
@@ -64,7 +64,7 @@ pub fn run(args: &Args) -> Result<()> {
     };
     for g in &games {
         progress.inc(1);
-        let Some(rule) = rule_of(&g.rule) else {
+        let Some(rule) = Rule::from_name(&g.rule) else {
             progress.note(&format!("game {}: unknown rule {}", g.game, g.rule));
             continue;
         };

@@ -15,7 +15,8 @@ use pentad::eval::threat::{threat_index, N_THREAT};
 use pentad::eval::{evaluate_linear, EVAL_LIMIT};
 
 use crate::fit;
-use crate::positions::{self, Position};
+use crate::games_file;
+use crate::positions::Position;
 use crate::progress::Progress;
 
 /// Options of `pentad-tools train`.
@@ -272,7 +273,7 @@ fn fit(samples: &[Sample], args: &Args, tied: bool, name: &str) -> FamilyValues 
 pub fn run(args: &Args) -> Result<()> {
     let mut games = Vec::new();
     for f in &args.positions {
-        games.extend(positions::read_games(f)?);
+        games.extend(games_file::read_games(f)?);
     }
     let mut values = [FamilyValues::zero(), FamilyValues::zero()];
     for (f, family) in Family::ALL.iter().enumerate() {
