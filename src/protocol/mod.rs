@@ -19,6 +19,10 @@ pub use live::PV_INFO_KEYS;
 pub use parse::{command_word, line_text, parse_fields, parse_i64, shorten, Coord, ParseError};
 pub use session::Session;
 
+/// `INFO time_left` (or `timeout_match`) meaning the game has no clock; what a manager sends
+/// for an untimed game.
+pub use crate::core::UNLIMITED_TIME_MS;
+
 use std::io::{BufRead, Write};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
