@@ -18,7 +18,6 @@ mod tactics;
 mod timing;
 mod train_eval;
 mod train_order;
-mod vct_check;
 
 use clap::{Parser, Subcommand};
 
@@ -50,8 +49,6 @@ enum Command {
     TrainOrder(train_order::Args),
     /// Tune the search's tunables by SPSA through arena games (a `--features tune` build).
     Spsa(spsa::Args),
-    /// Re-prove every win the VCT solver claims on recorded games.
-    VctCheck(vct_check::Args),
     /// Run the threat solvers on positions known to be won by threats.
     Prove(prove::Args),
     /// Search a position and the replies to some candidate moves.
@@ -62,12 +59,8 @@ enum Command {
     TimeHarness(timing::time_harness::Args),
     /// Summarise the answer times of a pentad-arena --results file.
     TimeReport(timing::report::Args),
-    /// Replay recorded positions and split answer times into search and overhead.
-    AnswerLatency(timing::answer_latency::Args),
     /// Peak resident memory under INFO max_memory limits, and START latency (Linux).
     PeakMemory(timing::peak_memory::Args),
-    /// Wall time of fixed-depth searches for several thread counts.
-    TimeToDepth(timing::time_to_depth::Args),
     /// Matches under CPU load with c-gomoku-cli's clock rules: forfeits, answer time minus
     /// limit, clock reserve at game end, memory per game.
     Stress(timing::stress::Args),
@@ -84,15 +77,12 @@ fn main() {
         Command::Train(a) => train_eval::run(a),
         Command::TrainOrder(a) => train_order::run(a),
         Command::Spsa(a) => spsa::run(a),
-        Command::VctCheck(a) => vct_check::run(a),
         Command::Prove(a) => prove::run(a),
         Command::Analyse(a) => analyse::run(a),
         Command::BoardSpeed(a) => board_speed::run(a),
         Command::TimeHarness(a) => timing::time_harness::run(a),
         Command::TimeReport(a) => timing::report::run(a),
-        Command::AnswerLatency(a) => timing::answer_latency::run(a),
         Command::PeakMemory(a) => timing::peak_memory::run(a),
-        Command::TimeToDepth(a) => timing::time_to_depth::run(a),
         Command::Stress(a) => timing::stress::run(a),
     };
     if let Err(e) = result {
