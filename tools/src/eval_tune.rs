@@ -177,33 +177,23 @@ struct Record {
     scores: Vec<i32>,
 }
 
-/// The games of a pentad-arena JSON-lines file.
-fn read_json(file: &str, text: &str) -> Result<Vec<Record>> {
+/// The games of a pentad-arena `--results` file (games with an unknown rule, result or
+/// move are left out).
+fn read_results(file: &str) -> Result<Vec<Record>> {
     let mut out = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let v: serde_json::Value = serde_json::from_str(line)
-            .with_context(|| format!("{file}: not a JSON game record"))?;
-        let black_score = match v["result"].as_str() {
-            Some("1-0") => 1.0,
-            Some("0-1") => 0.0,
-            Some("1/2-1/2") => 0.5,
-            _ => continue,
-        };
-        let Some(rule) = Rule::from_name(v["rule"].as_str().unwrap_or("freestyle")) else {
+    for g in pentad_arena::read_results(file)? {
+        let (Some(rule), Some(black_score), Some(moves)) =
+            (Rule::from_name(&g.rule), g.black_score(), g.points())
+        else {
             continue;
         };
         out.push(Record {
             rule,
-            width: v["width"].as_u64().unwrap_or(15) as usize,
-            height: v["height"].as_u64().unwrap_or(15) as usize,
+            width: g.width,
+            height: g.height,
             black_score,
-            opening_plies: v["opening_plies"].as_u64().unwrap_or(0) as usize,
-            moves: v["moves"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|m| m.as_str().and_then(Pos::from_human))
-                .collect(),
+            opening_plies: g.opening_plies,
+            moves,
             scores: Vec::new(),
         });
     }
@@ -237,7 +227,7 @@ fn read_records(files: &[String]) -> Result<Vec<Record>> {
     for file in files.iter().filter(|f| !f.is_empty()) {
         let text = std::fs::read_to_string(file).with_context(|| file.clone())?;
         if text.trim_start().starts_with('{') {
-            out.extend(read_json(file, &text)?);
+            out.extend(read_results(file)?);
         } else {
             out.extend(read_games_file(file)?);
         }
