@@ -15,6 +15,7 @@ use pentad::board::{Board, Pattern, Pattern4};
 use pentad::core::{Color, Pos, Rule, RuleKind};
 use pentad::eval::weights;
 
+use crate::fit::{self, sigmoid, Adam};
 use crate::games_file;
 use crate::progress::Progress;
 
@@ -45,14 +46,18 @@ pub struct Args {
     /// (a cautious step when the targets come from another engine).
     #[arg(long, default_value_t = 1.0)]
     pub fraction: f64,
+    /// Seed of the choice of held-out games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// Fewest positions worth fitting a weight set to.
 const MIN_POSITIONS: usize = 1000;
 /// Games files clamp mate scores to this magnitude; such positions are left out.
 const MATE_LABEL: f64 = 29_000.0;
-/// Every `HOLD_OUT`-th game is held out to check that the fit generalises.
-const HOLD_OUT: usize = 5;
+/// One game in `HOLD_OUT` (chosen by `--seed`) is held out to check that the fit
+/// generalises.
+const HOLD_OUT: u64 = 5;
 
 const N4: usize = 14;
 const NL: usize = 11;
@@ -287,10 +292,6 @@ fn set_targets(samples: &mut [Sample], blend: f64, scale: f64) {
     }
 }
 
-fn sigmoid(v: f64) -> f64 {
-    1.0 / (1.0 + (-v).exp())
-}
-
 /// The evaluation of sample `s` under weights `w`.
 fn eval_of(s: &Sample, w: &[f64]) -> f64 {
     let colour = if s.black { w[COLOUR] } else { -w[COLOUR] };
@@ -335,10 +336,10 @@ fn fit(
 ) -> Vec<f64> {
     let progress = Progress::new(steps as u64, &format!("fitting {name}"));
     let mut w = start.to_vec();
-    let (mut m, mut v) = (vec![0.0; NFIT], vec![0.0; NFIT]);
-    let (lr, b1, b2, eps, l2) = (0.5, 0.9, 0.999, 1e-8, 1e-7);
+    let mut adam = Adam::new(NFIT);
+    let (rate, l2) = (0.5, 1e-7);
     let n = samples.len() as f64;
-    for t in 1..=steps {
+    for _ in 0..steps {
         let mut g = vec![0.0; NFIT];
         for s in samples {
             let p = sigmoid(eval_of(s, &w) / scale);
@@ -348,17 +349,16 @@ fn fit(
             }
             g[COLOUR] += if s.black { k } else { -k };
         }
+        // A frozen weight gets no gradient, so Adam never moves it; the others are pulled
+        // towards their starting values.
         for i in 0..NFIT {
-            if frozen(i, below_threes) {
-                continue;
-            }
-            let gi = g[i] / n + l2 * (w[i] - start[i]);
-            m[i] = b1 * m[i] + (1.0 - b1) * gi;
-            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
-            let mh = m[i] / (1.0 - b1.powi(t as i32));
-            let vh = v[i] / (1.0 - b2.powi(t as i32));
-            w[i] -= lr * mh / (vh.sqrt() + eps);
+            g[i] = if frozen(i, below_threes) {
+                0.0
+            } else {
+                g[i] / n + l2 * (w[i] - start[i])
+            };
         }
+        adam.step(&mut w, &g, rate, 0.0);
         progress.inc(1);
     }
     w
@@ -423,8 +423,9 @@ pub fn run(args: &Args) -> Result<()> {
             println!("{name}: too few positions ({}), not fitted", samples.len());
             continue;
         }
-        let (mut train, mut test): (Vec<Sample>, Vec<Sample>) =
-            samples.into_iter().partition(|s| s.game % HOLD_OUT != 0);
+        let (mut train, mut test): (Vec<Sample>, Vec<Sample>) = samples
+            .into_iter()
+            .partition(|s| !fit::is_held_out(args.seed, s.game, HOLD_OUT));
         let start = current_weights(kind);
         let scale = args.scale.unwrap_or_else(|| fit_scale(&train, &start));
         print_calibration(&train, &start);

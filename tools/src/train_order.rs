@@ -48,7 +48,7 @@ pub struct Args {
 
 /// Parameters: own rows of Black and White to move, then opponent rows.
 const N_PARAMS: usize = 4 * N_PCODES;
-/// One game in `HOLD_OUT` is held out.
+/// One game in `HOLD_OUT` (chosen by `--seed`) is held out.
 const HOLD_OUT: u64 = 10;
 /// Temperatures tried for the pattern ordering score.
 const TEMPERATURES: [f64; 9] = [
