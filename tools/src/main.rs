@@ -18,6 +18,7 @@ mod tactics;
 mod timing;
 mod train_eval;
 mod train_order;
+mod vct;
 
 use clap::{Parser, Subcommand};
 
