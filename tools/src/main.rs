@@ -1,6 +1,7 @@
-//! pentad-tools: the generators, tuners and measurement harnesses around the engine, one
+//! pentad-tools: the generators, tuners and measurement tools around the engine, one
 //! subcommand each (`pentad-tools --help` lists them). Each subcommand is a module with an
-//! `Args` (its options) and a `run`; a new one is a new module plus one line in [`Command`].
+//! `Args` (its options) and a `run`; a new one is a new module, one line in [`Command`], and
+//! a smoke test in `tools/tests/subcommands.rs`.
 
 mod analyse;
 mod board_speed;
@@ -22,7 +23,7 @@ mod vct;
 
 use clap::{Parser, Subcommand};
 
-/// Generators, tuners and measurement harnesses around the Pentad engine.
+/// Generators, tuners and measurement tools around the Pentad engine.
 #[derive(Parser, Debug)]
 #[command(name = "pentad-tools", version)]
 struct Cli {
