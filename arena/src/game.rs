@@ -425,7 +425,7 @@ pub fn play_game(slots: [&mut EngineSlot; 2], opening: &[Pos], cfg: &GameConfig)
             if cfg.tc.match_ms > 0 {
                 time_left[si]
             } else {
-                pentad::search::time::UNLIMITED_MS
+                pentad::protocol::UNLIMITED_TIME_MS
             }
         ));
         if first_request[si] {

@@ -15,6 +15,6 @@ pub mod tournament;
 pub use engine::{Engine, EngineError, EngineSpec};
 pub use game::{play_game, EngineSlot, GameConfig, GameResult, Reason, TimeControl};
 pub use openings::Opening;
-pub use records::GameRecord;
+pub use records::{read_results, GameRecord};
 pub use stats::{EloModel, SprtConfig, SprtDecision, Wld};
 pub use tournament::{run_match, MatchConfig, MatchSummary, PairSummary};

@@ -1,5 +1,10 @@
-//! Game records: one JSON object per game (`--results`, JSON lines) and SGF (`--sgf`).
+//! Game records: one JSON object per game (`--results`, JSON lines) and SGF (`--sgf`). This
+//! module owns the record format: it writes it, and [`read_results`] reads it back for the
+//! tools.
 
+use std::path::Path;
+
+use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 use super::game::{GameResult, Reason};
@@ -73,6 +78,26 @@ impl GameRecord {
         serde_json::to_string(self).unwrap_or_else(|_| "{}".to_string())
     }
 
+    /// Parses one line written by [`GameRecord::to_json_line`].
+    pub fn from_json_line(line: &str) -> serde_json::Result<GameRecord> {
+        serde_json::from_str(line)
+    }
+
+    /// The result for Black: 1 (won), 0.5 (drawn), 0 (lost); `None` for an unknown result.
+    pub fn black_score(&self) -> Option<f64> {
+        match self.result.as_str() {
+            "1-0" => Some(1.0),
+            "1/2-1/2" => Some(0.5),
+            "0-1" => Some(0.0),
+            _ => None,
+        }
+    }
+
+    /// The moves as points, `None` when one is not in `h8` notation.
+    pub fn points(&self) -> Option<Vec<Pos>> {
+        self.moves.iter().map(|m| Pos::from_human(m)).collect()
+    }
+
     /// The game as one SGF game tree (`GM[4]`, Gomoku/Renju), ending with a newline.
     pub fn to_sgf(&self) -> String {
         let mut s = String::from("(;FF[4]GM[4]CA[UTF-8]");
@@ -108,6 +133,22 @@ impl GameRecord {
         s.push_str(")\n");
         s
     }
+}
+
+/// The games of a `--results` file (JSON lines; blank lines skipped). The error names the
+/// file and the line that does not parse.
+pub fn read_results(path: impl AsRef<Path>) -> Result<Vec<GameRecord>> {
+    let path = path.as_ref();
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            GameRecord::from_json_line(l)
+                .with_context(|| format!("{}:{}: not a game record", path.display(), i + 1))
+        })
+        .collect()
 }
 
 /// SGF `RE` value: `B+`/`W+` for a five, `+T` for time, `+F` (forfeit) for a foul, an illegal
@@ -212,8 +253,24 @@ mod tests {
         assert!(line.contains(r#""reason":"five""#), "{line}");
         assert!(line.contains(r#""moves":["h8","h7","i8"]"#), "{line}");
         assert!(line.contains(r#""opening":"h8h7""#), "{line}");
-        let back: GameRecord = serde_json::from_str(&line).unwrap();
+        let back = GameRecord::from_json_line(&line).unwrap();
         assert_eq!(back, rec);
+        assert_eq!(back.black_score(), Some(1.0));
+        assert_eq!(back.points().unwrap()[2], Pos::new(8, 7));
+    }
+
+    #[test]
+    fn results_files_are_read_back_and_bad_lines_named() {
+        let dir = std::env::temp_dir().join(format!("pentad-records-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("results.jsonl");
+        let line = sample().to_json_line();
+        std::fs::write(&path, format!("{line}\n\n{line}\n")).unwrap();
+        assert_eq!(read_results(&path).unwrap(), vec![sample(), sample()]);
+        std::fs::write(&path, format!("{line}\n{{\"game\": 1}}\n")).unwrap();
+        let err = format!("{:#}", read_results(&path).unwrap_err());
+        assert!(err.contains("results.jsonl:2"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

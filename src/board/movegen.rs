@@ -206,6 +206,14 @@ impl Board {
         self.generate_fours(c, emit);
     }
 
+    /// Whether some empty cell is forbidden to `c` by its lines (4-4, overline) or is a 3-3
+    /// candidate: false means every class of `c` follows from the lines through the cell, so
+    /// `generate_defences` may settle a defence by the line test alone.
+    fn has_forbid_marks(&self, c: Color) -> bool {
+        let n = |code: u8| self.counts.pat4(c.index(), code as usize);
+        n(Pattern4::Forbid as u8) + n(MAYBE33) + n(MAYBE433) > 0
+    }
+
     /// True when, after `c` plays `q`, some threat point other than `q` surely still gives
     /// the opponent an open four: its combined code, recomputed for the one line through `q`,
     /// is a definite open four (not a renju 3-3 candidate, whose class depends on cells

@@ -1,7 +1,7 @@
 //! Questions about the position that the searches ask: may a colour play a point, where are
 //! its fives and fours, what does the side to move face, and a legal move without search.
 
-use super::{Board, Pattern4, EMPTY, MAYBE33, MAYBE433};
+use super::{Board, Pattern4, EMPTY};
 use crate::core::{Color, Pos, RuleKind};
 
 /// The classes of a point that makes a four (but not a five).
@@ -43,13 +43,6 @@ impl Board {
         self.candidates()
             .find(|&p| self.pattern4(p, c) == p4)
             .or_else(|| self.empty_points().find(|&p| self.pattern4(p, c) == p4))
-    }
-
-    /// Whether some empty cell is forbidden to `c` by its lines (4-4, overline) or is a 3-3
-    /// candidate: false means every class of `c` follows from the lines through the cell.
-    pub(crate) fn has_forbid_marks(&self, c: Color) -> bool {
-        let n = |code: u8| self.counts.pat4(c.index(), code as usize);
-        n(Pattern4::Forbid as u8) + n(MAYBE33) + n(MAYBE433) > 0
     }
 
     /// How many points make a four (not a five) for `c`. Read off the pattern counts.

@@ -2,7 +2,7 @@
 //! the command word and the arguments on its own line. The position (`x,y` lines and `DONE`)
 //! or the path line that follows is collected by the session (session/database.rs).
 
-use super::command::{no_args, parse_fields, parse_i64, shorten, Coord, ParseError};
+use super::parse::{no_args, parse_fields, parse_i64, shorten, Coord, ParseError};
 use crate::database::record::{Record, LABEL_DRAW, LABEL_LOSE, LABEL_WIN};
 use crate::database::Prune;
 

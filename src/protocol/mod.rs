@@ -8,16 +8,20 @@ mod command;
 mod dbcommand;
 mod format;
 mod live;
+mod parse;
 mod session;
 mod yxcommand;
 
-pub use command::{
-    command_word, line_text, parse_fields, parse_i64, shorten, Command, Coord, ParseError,
-};
+pub use command::Command;
 pub use dbcommand::{DbCommand, DeleteFilter, PathCommand, PositionCommand, Select};
 pub use format::{about_line, forbid_line, format_nodes, report_line, swap2_line};
 pub use live::PV_INFO_KEYS;
+pub use parse::{command_word, line_text, parse_fields, parse_i64, shorten, Coord, ParseError};
 pub use session::Session;
+
+/// `INFO time_left` (or `timeout_match`) meaning the game has no clock; what a manager sends
+/// for an untimed game.
+pub use crate::core::UNLIMITED_TIME_MS;
 
 use std::io::{BufRead, Write};
 use std::sync::mpsc;

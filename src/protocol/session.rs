@@ -6,8 +6,9 @@ mod clock;
 use std::collections::{HashSet, VecDeque};
 use std::io::Write;
 
-use super::command::{command_word, line_text, parse_fields, parse_i64, shorten, Command, Coord};
+use super::command::Command;
 use super::format::{about_line, forbid_line, report_line, swap2_line};
+use super::parse::{command_word, line_text, parse_fields, parse_i64, shorten, Coord};
 use super::yxcommand::MovesFor;
 use crate::board::Board;
 use crate::core::{Cell, Color, Pos, Rule, MAX_SIZE, MIN_SIZE};

@@ -2,7 +2,7 @@
 //! report, block lists, analysis, hash files, opening-rule steps. (The database commands are
 //! parsed elsewhere.)
 
-use super::command::{no_args, parse_i64, shorten, ParseError};
+use super::parse::{no_args, parse_i64, shorten, ParseError};
 
 /// What a list of `x,y` lines (ended by `DONE`) after a command is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

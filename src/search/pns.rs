@@ -1,10 +1,10 @@
 //! Threat-space proof-number search (depth-first proof numbers, df-pn): proves a win by
 //! continuous threats (fours and open threes) for the side to move.
 //!
-//! The move sets are those of [`super::vct`]: the attacker plays fours and three-making moves
-//! (only fours while it faces an open three, only the block while it faces a four); the
-//! defender answers a four with its block and an open three with every defence the board's
-//! generator knows, its own fours included. So a proof holds against every defence, renju
+//! The move sets are those of the tools' depth-first VCT solver (`tools/src/vct.rs`): the
+//! attacker plays fours and three-making moves (only fours while it faces an open three, only
+//! the block while it faces a four); the defender answers a four with its block and an open
+//! three with every defence the board's generator knows, its own fours included. So a proof holds against every defence, renju
 //! forbidden points included, and a threat the defence generator does not recognise ends the
 //! line unproved.
 //!

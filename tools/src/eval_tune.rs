@@ -15,8 +15,8 @@ use pentad::board::{Board, Pattern, Pattern4};
 use pentad::core::{Color, Pos, Rule, RuleKind};
 use pentad::eval::weights;
 
+use crate::fit::{self, sigmoid, Adam};
 use crate::games_file;
-use crate::positions::rule_of;
 use crate::progress::Progress;
 
 /// Options of `pentad-tools eval-tune`.
@@ -46,14 +46,18 @@ pub struct Args {
     /// (a cautious step when the targets come from another engine).
     #[arg(long, default_value_t = 1.0)]
     pub fraction: f64,
+    /// Seed of the choice of held-out games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// Fewest positions worth fitting a weight set to.
 const MIN_POSITIONS: usize = 1000;
 /// Games files clamp mate scores to this magnitude; such positions are left out.
 const MATE_LABEL: f64 = 29_000.0;
-/// Every `HOLD_OUT`-th game is held out to check that the fit generalises.
-const HOLD_OUT: usize = 5;
+/// One game in `HOLD_OUT` (chosen by `--seed`) is held out to check that the fit
+/// generalises.
+const HOLD_OUT: u64 = 5;
 
 const N4: usize = 14;
 const NL: usize = 11;
@@ -178,33 +182,23 @@ struct Record {
     scores: Vec<i32>,
 }
 
-/// The games of a pentad-arena JSON-lines file.
-fn read_json(file: &str, text: &str) -> Result<Vec<Record>> {
+/// The games of a pentad-arena `--results` file (games with an unknown rule, result or
+/// move are left out).
+fn read_results(file: &str) -> Result<Vec<Record>> {
     let mut out = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let v: serde_json::Value = serde_json::from_str(line)
-            .with_context(|| format!("{file}: not a JSON game record"))?;
-        let black_score = match v["result"].as_str() {
-            Some("1-0") => 1.0,
-            Some("0-1") => 0.0,
-            Some("1/2-1/2") => 0.5,
-            _ => continue,
-        };
-        let Some(rule) = Rule::from_name(v["rule"].as_str().unwrap_or("freestyle")) else {
+    for g in pentad_arena::read_results(file)? {
+        let (Some(rule), Some(black_score), Some(moves)) =
+            (Rule::from_name(&g.rule), g.black_score(), g.points())
+        else {
             continue;
         };
         out.push(Record {
             rule,
-            width: v["width"].as_u64().unwrap_or(15) as usize,
-            height: v["height"].as_u64().unwrap_or(15) as usize,
+            width: g.width,
+            height: g.height,
             black_score,
-            opening_plies: v["opening_plies"].as_u64().unwrap_or(0) as usize,
-            moves: v["moves"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|m| m.as_str().and_then(Pos::from_human))
-                .collect(),
+            opening_plies: g.opening_plies,
+            moves,
             scores: Vec::new(),
         });
     }
@@ -215,7 +209,7 @@ fn read_json(file: &str, text: &str) -> Result<Vec<Record>> {
 fn read_games_file(file: &str) -> Result<Vec<Record>> {
     let mut out = Vec::new();
     for g in games_file::read(file)? {
-        let Some(rule) = rule_of(&g.rule) else {
+        let Some(rule) = Rule::from_name(&g.rule) else {
             continue;
         };
         out.push(Record {
@@ -238,7 +232,7 @@ fn read_records(files: &[String]) -> Result<Vec<Record>> {
     for file in files.iter().filter(|f| !f.is_empty()) {
         let text = std::fs::read_to_string(file).with_context(|| file.clone())?;
         if text.trim_start().starts_with('{') {
-            out.extend(read_json(file, &text)?);
+            out.extend(read_results(file)?);
         } else {
             out.extend(read_games_file(file)?);
         }
@@ -298,10 +292,6 @@ fn set_targets(samples: &mut [Sample], blend: f64, scale: f64) {
     }
 }
 
-fn sigmoid(v: f64) -> f64 {
-    1.0 / (1.0 + (-v).exp())
-}
-
 /// The evaluation of sample `s` under weights `w`.
 fn eval_of(s: &Sample, w: &[f64]) -> f64 {
     let colour = if s.black { w[COLOUR] } else { -w[COLOUR] };
@@ -346,10 +336,10 @@ fn fit(
 ) -> Vec<f64> {
     let progress = Progress::new(steps as u64, &format!("fitting {name}"));
     let mut w = start.to_vec();
-    let (mut m, mut v) = (vec![0.0; NFIT], vec![0.0; NFIT]);
-    let (lr, b1, b2, eps, l2) = (0.5, 0.9, 0.999, 1e-8, 1e-7);
+    let mut adam = Adam::new(NFIT);
+    let (rate, l2) = (0.5, 1e-7);
     let n = samples.len() as f64;
-    for t in 1..=steps {
+    for _ in 0..steps {
         let mut g = vec![0.0; NFIT];
         for s in samples {
             let p = sigmoid(eval_of(s, &w) / scale);
@@ -359,17 +349,16 @@ fn fit(
             }
             g[COLOUR] += if s.black { k } else { -k };
         }
+        // A frozen weight gets no gradient, so Adam never moves it; the others are pulled
+        // towards their starting values.
         for i in 0..NFIT {
-            if frozen(i, below_threes) {
-                continue;
-            }
-            let gi = g[i] / n + l2 * (w[i] - start[i]);
-            m[i] = b1 * m[i] + (1.0 - b1) * gi;
-            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
-            let mh = m[i] / (1.0 - b1.powi(t as i32));
-            let vh = v[i] / (1.0 - b2.powi(t as i32));
-            w[i] -= lr * mh / (vh.sqrt() + eps);
+            g[i] = if frozen(i, below_threes) {
+                0.0
+            } else {
+                g[i] / n + l2 * (w[i] - start[i])
+            };
         }
+        adam.step(&mut w, &g, rate, 0.0);
         progress.inc(1);
     }
     w
@@ -434,8 +423,9 @@ pub fn run(args: &Args) -> Result<()> {
             println!("{name}: too few positions ({}), not fitted", samples.len());
             continue;
         }
-        let (mut train, mut test): (Vec<Sample>, Vec<Sample>) =
-            samples.into_iter().partition(|s| s.game % HOLD_OUT != 0);
+        let (mut train, mut test): (Vec<Sample>, Vec<Sample>) = samples
+            .into_iter()
+            .partition(|s| !fit::is_held_out(args.seed, s.game, HOLD_OUT));
         let start = current_weights(kind);
         let scale = args.scale.unwrap_or_else(|| fit_scale(&train, &start));
         print_calibration(&train, &start);

@@ -1,5 +1,5 @@
-//! What the table fitters (`train`, `train-order`) share: the choice of held-out games and
-//! the Adam optimiser over a dense parameter vector.
+//! What the fitters (`eval-tune`, `train`, `train-order`) share: the choice of held-out
+//! games, the logistic function, and the Adam optimiser over a dense parameter vector.
 
 /// Whether game number `game` is held out: about one game in `every`, chosen by `seed`.
 pub fn is_held_out(seed: u64, game: usize, every: u64) -> bool {
@@ -7,6 +7,11 @@ pub fn is_held_out(seed: u64, game: usize, every: u64) -> bool {
     h ^= h >> 31;
     h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
     (h ^ h >> 29).is_multiple_of(every)
+}
+
+/// The logistic function: the winning chance of an evaluation in logistic units.
+pub fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
 }
 
 /// Adam's moment decay rates.
@@ -57,5 +62,7 @@ mod tests {
         assert!(w.iter().all(|x| x.abs() < 0.05), "{w:?}");
         let held = (0..10_000).filter(|&g| is_held_out(7, g, 10)).count();
         assert!((800..1200).contains(&held), "{held}");
+        assert_eq!(sigmoid(0.0), 0.5);
+        assert!((sigmoid(2.0) + sigmoid(-2.0) - 1.0).abs() < 1e-15);
     }
 }

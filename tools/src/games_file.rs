@@ -21,9 +21,9 @@
 use std::collections::HashSet;
 
 use anyhow::{bail, Context, Result};
-use pentad::core::{Color, Pos};
+use pentad::core::{Color, Pos, Rule};
 
-use crate::positions::{rule_of, Position};
+use crate::positions::{self, Position, POSITIONS_PER_GAME};
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,7 +105,7 @@ impl GameLine {
             bail!("expected 7 fields, found {}", f.len());
         }
         let id = f[0].parse().context("game id")?;
-        rule_of(f[1]).with_context(|| format!("unknown rule `{}`", f[1]))?;
+        Rule::from_name(f[1]).with_context(|| format!("unknown rule `{}`", f[1]))?;
         let (w, h) = f[2].split_once('x').context("size must be WxH")?;
         let result = GameResult::parse(f[3]).context("result must be 1-0, 0-1 or 1/2-1/2")?;
         let opening_plies: usize = f[4].parse().context("opening length")?;
@@ -142,7 +142,7 @@ impl GameLine {
     /// The searched positions of the game, each with its score and the result for the side
     /// to move.
     pub fn positions(&self) -> Vec<Position> {
-        let rule = rule_of(&self.rule).expect("checked by parse");
+        let rule = Rule::from_name(&self.rule).expect("checked by parse");
         (0..self.scores.len())
             .map(|i| {
                 let ply = self.opening_plies + i;
@@ -201,6 +201,26 @@ pub fn prepare_for_append(path: &str) -> Result<HashSet<usize>> {
     Ok(ids)
 }
 
+/// Reads a positions file, or a games file of `pentad-tools selfplay` (this module),
+/// as games: a games file's lines are its games expanded into their positions; a positions
+/// file's lines are taken [`POSITIONS_PER_GAME`] at a time. A file whose first line has the
+/// games file's 7 fields is a games file.
+pub fn read_games(path: &str) -> Result<Vec<Vec<Position>>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+    let first = text
+        .lines()
+        .find(|l| !l.trim().is_empty() && !l.starts_with('#'));
+    if first.is_some_and(|l| l.split_whitespace().count() == 7) {
+        let games = read(path)?;
+        return Ok(games.iter().map(|g| g.positions()).collect());
+    }
+    let all = positions::read(path)?;
+    Ok(all
+        .chunks(POSITIONS_PER_GAME)
+        .map(<[Position]>::to_vec)
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -217,7 +237,7 @@ mod tests {
         for bad in [
             "17 renju 15x15 1-0 4 h8,i9,j10,k11,h9,h10 35",
             "17 renju 15x15 2-0 4 h8,i9,j10,k11,h9,h10 35,-20",
-            "17 gomoku 15x15 1-0 4 h8,i9,j10,k11,h9,h10 35,-20",
+            "17 chess 15x15 1-0 4 h8,i9,j10,k11,h9,h10 35,-20",
             "17 renju 15x15 1-0 7 h8,i9,j10,k11,h9,h10 -",
             "x renju 15x15 1-0 4 h8,i9,j10,k11,h9,h10 35,-20",
         ] {

@@ -7,12 +7,12 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, Result};
 use pentad::board::Board;
-use pentad::core::{Color, Pos};
+use pentad::core::{Color, Rule};
 use pentad::search::{SearchLimits, Searcher, MATE_BOUND};
+use pentad_arena::{read_results, GameRecord};
 
-use crate::positions::{rule_of, Position};
+use crate::positions::Position;
 use crate::progress::Progress;
-use crate::timing::report::read_records;
 
 /// Options of `pentad-tools label`.
 #[derive(clap::Args, Debug)]
@@ -35,19 +35,19 @@ pub struct Args {
 /// Transposition-table bytes of the labelling searcher.
 const HASH_BYTES: usize = 16 << 20;
 
-/// The game's result for `side`: 1 won, 0 lost, 0.5 drawn.
-fn result_for(result: &str, side: Color) -> f32 {
-    match (result, side) {
-        ("1-0", Color::Black) | ("0-1", Color::White) => 1.0,
-        ("1-0", _) | ("0-1", _) => 0.0,
-        _ => 0.5,
+/// The game's result for `side`: 1 won, 0 lost, 0.5 drawn (or unknown).
+fn result_for(game: &GameRecord, side: Color) -> f32 {
+    let black = game.black_score().unwrap_or(0.5) as f32;
+    match side {
+        Color::Black => black,
+        Color::White => 1.0 - black,
     }
 }
 
 pub fn run(args: &Args) -> Result<()> {
     let mut games = Vec::new();
     for f in &args.games {
-        games.extend(read_records(f)?);
+        games.extend(read_results(f)?);
     }
     let games: Vec<_> = games.into_iter().skip(args.skip).collect();
     let mut out = std::fs::OpenOptions::new()
@@ -64,12 +64,11 @@ pub fn run(args: &Args) -> Result<()> {
     };
     for g in &games {
         progress.inc(1);
-        let Some(rule) = rule_of(&g.rule) else {
+        let Some(rule) = Rule::from_name(&g.rule) else {
             progress.note(&format!("game {}: unknown rule {}", g.game, g.rule));
             continue;
         };
-        let moves: Option<Vec<Pos>> = g.moves.iter().map(|m| Pos::from_human(m)).collect();
-        let Some(moves) = moves else {
+        let Some(moves) = g.points() else {
             progress.note(&format!("game {}: a malformed move", g.game));
             continue;
         };
@@ -82,7 +81,7 @@ pub fn run(args: &Args) -> Result<()> {
                     rule,
                     width: g.width,
                     height: g.height,
-                    result: result_for(&g.result, b.side_to_move()),
+                    result: result_for(g, b.side_to_move()),
                     score: r.score.clamp(-MATE_BOUND, MATE_BOUND),
                     moves: moves[..k].to_vec(),
                 };
@@ -103,12 +102,32 @@ pub fn run(args: &Args) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pentad_arena::Reason;
+
+    fn game(result: &str) -> GameRecord {
+        GameRecord {
+            game: 1,
+            black: "a".into(),
+            white: "b".into(),
+            rule: "renju".into(),
+            width: 15,
+            height: 15,
+            opening: String::new(),
+            moves: Vec::new(),
+            opening_plies: 0,
+            result: result.into(),
+            reason: Reason::Five,
+            detail: String::new(),
+            plies: 0,
+            times_ms: Vec::new(),
+        }
+    }
 
     #[test]
     fn results_are_for_the_side_to_move() {
-        assert_eq!(result_for("1-0", Color::Black), 1.0);
-        assert_eq!(result_for("1-0", Color::White), 0.0);
-        assert_eq!(result_for("0-1", Color::White), 1.0);
-        assert_eq!(result_for("1/2-1/2", Color::Black), 0.5);
+        assert_eq!(result_for(&game("1-0"), Color::Black), 1.0);
+        assert_eq!(result_for(&game("1-0"), Color::White), 0.0);
+        assert_eq!(result_for(&game("0-1"), Color::White), 1.0);
+        assert_eq!(result_for(&game("1/2-1/2"), Color::Black), 0.5);
     }
 }

@@ -1,6 +1,7 @@
-//! pentad-tools: the generators, tuners and measurement harnesses around the engine, one
+//! pentad-tools: the generators, tuners and measurement tools around the engine, one
 //! subcommand each (`pentad-tools --help` lists them). Each subcommand is a module with an
-//! `Args` (its options) and a `run`; a new one is a new module plus one line in [`Command`].
+//! `Args` (its options) and a `run`; a new one is a new module, one line in [`Command`], and
+//! a smoke test in `tools/tests/subcommands.rs`.
 
 mod analyse;
 mod board_speed;
@@ -18,11 +19,11 @@ mod tactics;
 mod timing;
 mod train_eval;
 mod train_order;
-mod vct_check;
+mod vct;
 
 use clap::{Parser, Subcommand};
 
-/// Generators, tuners and measurement harnesses around the Pentad engine.
+/// Generators, tuners and measurement tools around the Pentad engine.
 #[derive(Parser, Debug)]
 #[command(name = "pentad-tools", version)]
 struct Cli {
@@ -50,8 +51,6 @@ enum Command {
     TrainOrder(train_order::Args),
     /// Tune the search's tunables by SPSA through arena games (a `--features tune` build).
     Spsa(spsa::Args),
-    /// Re-prove every win the VCT solver claims on recorded games.
-    VctCheck(vct_check::Args),
     /// Run the threat solvers on positions known to be won by threats.
     Prove(prove::Args),
     /// Search a position and the replies to some candidate moves.
@@ -62,12 +61,8 @@ enum Command {
     TimeHarness(timing::time_harness::Args),
     /// Summarise the answer times of a pentad-arena --results file.
     TimeReport(timing::report::Args),
-    /// Replay recorded positions and split answer times into search and overhead.
-    AnswerLatency(timing::answer_latency::Args),
     /// Peak resident memory under INFO max_memory limits, and START latency (Linux).
     PeakMemory(timing::peak_memory::Args),
-    /// Wall time of fixed-depth searches for several thread counts.
-    TimeToDepth(timing::time_to_depth::Args),
     /// Matches under CPU load with c-gomoku-cli's clock rules: forfeits, answer time minus
     /// limit, clock reserve at game end, memory per game.
     Stress(timing::stress::Args),
@@ -84,15 +79,12 @@ fn main() {
         Command::Train(a) => train_eval::run(a),
         Command::TrainOrder(a) => train_order::run(a),
         Command::Spsa(a) => spsa::run(a),
-        Command::VctCheck(a) => vct_check::run(a),
         Command::Prove(a) => prove::run(a),
         Command::Analyse(a) => analyse::run(a),
         Command::BoardSpeed(a) => board_speed::run(a),
         Command::TimeHarness(a) => timing::time_harness::run(a),
         Command::TimeReport(a) => timing::report::run(a),
-        Command::AnswerLatency(a) => timing::answer_latency::run(a),
         Command::PeakMemory(a) => timing::peak_memory::run(a),
-        Command::TimeToDepth(a) => timing::time_to_depth::run(a),
         Command::Stress(a) => timing::stress::run(a),
     };
     if let Err(e) = result {

@@ -8,7 +8,7 @@
 //! renju 15x15 1 35 h8,i9,j10,k11
 //! ```
 //!
-//! `rule` is a pentad-arena rule name; `result` is the game's result for the side to move
+//! `rule` is a rule name ([`Rule::from_name`]); `result` is the game's result for the side to move
 //! in the position (`1` won, `0` lost, `0.5` drawn); `score` is the search score for the side
 //! to move (mates clamped to ±29000); `moves` are all stones in `h8` notation, Black first,
 //! comma-separated (the position is the one after them).
@@ -30,30 +30,6 @@ pub struct Position {
     pub moves: Vec<Pos>,
 }
 
-/// The rule of a pentad-arena rule name.
-pub fn rule_of(name: &str) -> Option<Rule> {
-    Some(match name {
-        "freestyle" => Rule::FREESTYLE,
-        "standard" => Rule::STANDARD,
-        "renju" => Rule::RENJU,
-        "caro" => Rule::CARO,
-        "caro5" => Rule::CARO5,
-        _ => return None,
-    })
-}
-
-/// The pentad-arena name of a rule.
-pub fn rule_name(rule: Rule) -> &'static str {
-    use pentad::core::RuleKind::*;
-    match rule.kind {
-        Freestyle => "freestyle",
-        Standard => "standard",
-        Renju => "renju",
-        Caro => "caro",
-        Caro5 => "caro5",
-    }
-}
-
 impl Position {
     /// The line of this position in the file format.
     pub fn to_line(&self) -> String {
@@ -61,7 +37,7 @@ impl Position {
         let moves = moves.join(",");
         format!(
             "{} {}x{} {} {} {}",
-            rule_name(self.rule),
+            self.rule.name(),
             self.width,
             self.height,
             self.result,
@@ -76,7 +52,7 @@ impl Position {
         if f.len() != 5 {
             bail!("expected 5 fields, found {}", f.len());
         }
-        let rule = rule_of(f[0]).with_context(|| format!("unknown rule `{}`", f[0]))?;
+        let rule = Rule::from_name(f[0]).with_context(|| format!("unknown rule `{}`", f[0]))?;
         let (w, h) = f[1].split_once('x').context("size must be WxH")?;
         let (width, height) = (w.parse()?, h.parse()?);
         let result: f32 = f[2].parse().context("result")?;
@@ -115,26 +91,6 @@ impl Position {
 /// (a positions file does not mark where games end; `label` writes about this many a game).
 pub const POSITIONS_PER_GAME: usize = 40;
 
-/// Reads a positions file, or a games file of `pentad-tools selfplay` (`games_file.rs`),
-/// as games: a games file's lines are its games expanded into their positions; a positions
-/// file's lines are taken `POSITIONS_PER_GAME` at a time. A file whose first line has the
-/// games file's 7 fields is a games file.
-pub fn read_games(path: &str) -> Result<Vec<Vec<Position>>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
-    let first = text
-        .lines()
-        .find(|l| !l.trim().is_empty() && !l.starts_with('#'));
-    if first.is_some_and(|l| l.split_whitespace().count() == 7) {
-        let games = crate::games_file::read(path)?;
-        return Ok(games.iter().map(|g| g.positions()).collect());
-    }
-    let all = read(path)?;
-    Ok(all
-        .chunks(POSITIONS_PER_GAME)
-        .map(<[Position]>::to_vec)
-        .collect())
-}
-
 /// Reads a positions file; the error names the line.
 pub fn read(path: &str) -> Result<Vec<Position>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
@@ -157,7 +113,7 @@ mod tests {
         assert!(p.board().is_ok());
         for bad in [
             "renju 15x15 1 35",
-            "gomoku 15x15 1 35 h8",
+            "chess 15x15 1 35 h8",
             "renju 15 1 35 h8",
             "renju 15x15 2 35 h8",
             "renju 15x15 1 x h8",

@@ -13,7 +13,9 @@ use anyhow::{Context, Result};
 use pentad::core::Rule;
 use pentad::search::bench::board_from_moves;
 use pentad::search::budget::Budget;
-use pentad::search::{pns, vct};
+use pentad::search::pns;
+
+use crate::vct;
 
 /// Options of `pentad-tools prove`.
 #[derive(clap::Args, Debug)]

@@ -20,7 +20,6 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use crate::games_file::{self, GameLine, GameResult};
-use crate::positions::rule_of;
 use crate::progress::Progress;
 
 /// Options of `pentad-tools selfplay`.
@@ -131,7 +130,7 @@ pub fn run(args: &Args) -> Result<()> {
 fn plan(args: &Args) -> Result<Plan> {
     let mut rules = Vec::new();
     for name in &args.rules {
-        let rule = rule_of(name).with_context(|| format!("unknown rule `{name}`"))?;
+        let rule = Rule::from_name(name).with_context(|| format!("unknown rule `{name}`"))?;
         rules.push((name.clone(), rule));
     }
     if rules.is_empty() || args.sizes.is_empty() {

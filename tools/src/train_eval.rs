@@ -14,8 +14,9 @@ use pentad::eval::tables::{EvalTables, Family, FamilyValues};
 use pentad::eval::threat::{threat_index, N_THREAT};
 use pentad::eval::{evaluate_linear, EVAL_LIMIT};
 
-use crate::fit;
-use crate::positions::{self, Position};
+use crate::fit::{self, sigmoid};
+use crate::games_file;
+use crate::positions::Position;
 use crate::progress::Progress;
 
 /// Options of `pentad-tools train`.
@@ -66,7 +67,7 @@ const CELL_W: usize = N_PCODES;
 const THREAT_B: usize = 2 * N_PCODES;
 const THREAT_W: usize = 2 * N_PCODES + N_THREAT;
 const N_PARAMS: usize = 2 * N_PCODES + 2 * N_THREAT;
-/// Every `HOLD_OUT`-th game is held out.
+/// One game in `HOLD_OUT` (chosen by `--seed`) is held out.
 const HOLD_OUT: u64 = 10;
 /// Fewest positions worth fitting a family to.
 const MIN_POSITIONS: usize = 1000;
@@ -150,10 +151,6 @@ fn sample(p: &Position, held_out: bool) -> Result<Option<Sample>> {
         score: f64::from(p.score),
         held_out,
     }))
-}
-
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 fn value(s: &Sample, w: &[f64]) -> f64 {
@@ -272,7 +269,7 @@ fn fit(samples: &[Sample], args: &Args, tied: bool, name: &str) -> FamilyValues 
 pub fn run(args: &Args) -> Result<()> {
     let mut games = Vec::new();
     for f in &args.positions {
-        games.extend(positions::read_games(f)?);
+        games.extend(games_file::read_games(f)?);
     }
     let mut values = [FamilyValues::zero(), FamilyValues::zero()];
     for (f, family) in Family::ALL.iter().enumerate() {

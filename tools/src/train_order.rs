@@ -12,12 +12,12 @@
 
 use anyhow::{bail, Context, Result};
 use pentad::board::N_PCODES;
+use pentad::core::Rule;
 use pentad::eval::tables::{EvalTables, Family};
 use pentad::search::ordered_moves;
 
 use crate::fit;
 use crate::games_file;
-use crate::positions::rule_of;
 use crate::progress::Progress;
 
 /// Options of `pentad-tools train-order`.
@@ -48,7 +48,7 @@ pub struct Args {
 
 /// Parameters: own rows of Black and White to move, then opponent rows.
 const N_PARAMS: usize = 4 * N_PCODES;
-/// One game in `HOLD_OUT` is held out.
+/// One game in `HOLD_OUT` (chosen by `--seed`) is held out.
 const HOLD_OUT: u64 = 10;
 /// Temperatures tried for the pattern ordering score.
 const TEMPERATURES: [f64; 9] = [
@@ -74,7 +74,7 @@ fn load(files: &[String], family: Family, seed: u64) -> Result<Vec<Sample>> {
     for f in files {
         for g in games_file::read(f)? {
             game_no += 1;
-            let rule = rule_of(&g.rule).context("checked by the reader")?;
+            let rule = Rule::from_name(&g.rule).context("checked by the reader")?;
             if Family::of(rule.kind) != family {
                 continue;
             }

@@ -239,7 +239,7 @@ fn request(job: &Job) -> Vec<String> {
         format!("INFO rule {}", job.rule),
         format!("INFO timeout_turn {turn_ms}"),
         "INFO timeout_match 0".to_string(),
-        format!("INFO time_left {}", pentad::search::time::UNLIMITED_MS),
+        format!("INFO time_left {}", pentad::protocol::UNLIMITED_TIME_MS),
         format!("INFO max_node {nodes}"),
         format!("INFO strength {strength}"),
         "INFO game_type 1".to_string(),

@@ -12,8 +12,8 @@ use crate::database::record::{
     BOUND_EXACT, DEPTH_LIMIT, VALUE_LIMIT,
 };
 use crate::database::{text, DbPosition, Store, DEFAULT_FILE};
-use crate::protocol::command::{command_word, parse_fields, shorten};
 use crate::protocol::dbcommand::{DbCommand, PathCommand, PositionCommand};
+use crate::protocol::parse::{command_word, parse_fields, shorten};
 
 /// `yxedittvddatabase` mask bits.
 const MASK_LABEL: i64 = 1;

@@ -9,11 +9,11 @@ use super::{Purpose, Session, Task};
 use crate::board::Board;
 use crate::core::Pos;
 use crate::engine::swap2::Swap2Reply;
-use crate::protocol::command::parse_i64;
 use crate::protocol::dbcommand;
 use crate::protocol::live::{
     iteration_lines, pv_info_lines, root_event_lines, SHOW_PV_INFO, SHOW_REALTIME,
 };
+use crate::protocol::parse::parse_i64;
 use crate::protocol::yxcommand::{HashFile, MovesFor, YxCommand};
 use crate::search::memory::hash_bytes_for;
 use crate::search::{Exclusions, RootEvent, SearchLimits, SearchReport, MATE_BOUND};

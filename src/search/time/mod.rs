@@ -52,7 +52,7 @@ use crate::search::score::{Score, MATE, MATE_BOUND};
 /// `timeout_turn` assumed when the manager never sent one (protocol default).
 pub const DEFAULT_TURN_MS: i64 = 30_000;
 /// The protocol's "unlimited" value for `time_left` / `timeout_match`.
-pub const UNLIMITED_MS: i64 = 2_147_483_647;
+pub use crate::core::UNLIMITED_TIME_MS as UNLIMITED_MS;
 /// A `timeout_turn` at least this large without a game clock means "think until stopped".
 pub const ANALYSIS_TURN_MS: i64 = 86_400_000;
 /// Hard maximum when asked to answer as fast as possible (`timeout_turn 0`, clock spent).

@@ -772,7 +772,7 @@ fn long_defend_case(rng: &mut StdRng, rule: Rule, att: Color, n: u32) -> Option<
     for &d in &defences {
         b.make_move(d);
         let mut budget = 100_000;
-        let vct = pentad::search::vct::vct_root(&mut b, 15, &mut budget);
+        let vct = crate::vct::vct_root(&mut b, 15, &mut budget);
         b.undo();
         if vct.is_some() {
             return None;

@@ -357,7 +357,7 @@ fn vct_candidate(b: &mut Board) -> Option<u32> {
         return None;
     }
     let mut budget = 20_000;
-    let (mv, vplies, _) = pentad::search::vct::vct_root(b, 9, &mut budget)?;
+    let (mv, vplies, _) = crate::vct::vct_root(b, 9, &mut budget)?;
     if vplies < 5 {
         return None;
     }

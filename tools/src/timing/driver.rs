@@ -1,6 +1,6 @@
 //! One engine process driven over the Gomocup protocol for the measurement subcommands:
-//! start it, set a position with BOARD, and time the answer as a manager does (from the line
-//! that asks for a move to the move), keeping the last `MESSAGE depth` line it printed.
+//! start it, ask for moves and time each answer as a manager does (from the line that asks
+//! for a move to the move).
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -33,18 +33,6 @@ pub struct Answer {
     pub mv: String,
     /// Wall time from the request to the move, ms.
     pub wall_ms: f64,
-    /// The last `MESSAGE depth ...` line before the move, if any.
-    pub last_message: Option<String>,
-}
-
-impl Answer {
-    /// The `tm` field (ms the search reported) of the last MESSAGE line.
-    pub fn reported_ms(&self) -> Option<u64> {
-        let msg = self.last_message.as_deref()?;
-        let mut words = msg.split_whitespace();
-        words.find(|&w| w == "tm")?;
-        words.next()?.parse().ok()
-    }
 }
 
 /// A running engine.
@@ -102,37 +90,21 @@ impl Driver {
         Ok(())
     }
 
-    /// Sets `moves` (Black first, alternating) with BOARD, the side to move being the engine,
-    /// and times the answer from `DONE`.
-    pub fn board(&mut self, moves: &[Pos], timeout: Duration) -> Result<Answer> {
-        self.send("BOARD")?;
-        let me = moves.len() % 2;
-        for (i, p) in moves.iter().enumerate() {
-            let field = if i % 2 == me { 1 } else { 2 };
-            self.send(&format!("{},{},{field}", p.x(), p.y()))?;
-        }
-        self.request("DONE", timeout)
-    }
-
     /// Sends `command` (BEGIN, TURN x,y, DONE) and waits up to `timeout` for the move.
     pub fn request(&mut self, command: &str, timeout: Duration) -> Result<Answer> {
         let t0 = Instant::now();
         self.send(command)?;
         let deadline = t0 + timeout;
-        let mut last_message = None;
         loop {
             let line = self
                 .engine
                 .recv_line(deadline)
                 .map_err(|e| anyhow!("{e}"))?;
             let line = line.trim();
-            if line.starts_with("MESSAGE depth") {
-                last_message = Some(line.to_string());
-            } else if is_move(line) {
+            if is_move(line) {
                 return Ok(Answer {
                     mv: line.to_string(),
                     wall_ms: t0.elapsed().as_secs_f64() * 1e3,
-                    last_message,
                 });
             } else if line.starts_with("ERROR") || line.starts_with("UNKNOWN") {
                 bail!("{command}: {line}");
@@ -171,17 +143,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reads_moves_and_reported_time() {
+    fn reads_moves() {
         assert!(is_move("7,8"));
         assert!(!is_move("7,"));
         assert!(!is_move("MESSAGE 7,8"));
         assert_eq!(parse_move("3,4"), Some(Pos::new(3, 4)));
         assert_eq!(parse_move("40,4"), None);
-        let a = Answer {
-            mv: "7,7".into(),
-            wall_ms: 10.0,
-            last_message: Some("MESSAGE depth 12-19 ev 35 n 1.2M n/ms 850 tm 1400 pv h8".into()),
-        };
-        assert_eq!(a.reported_ms(), Some(1400));
     }
 }

@@ -1,12 +1,10 @@
 //! Time and memory measurements of the engine binary from outside, as a manager sees it:
-//! self-play forfeits and answer times, replayed answers, peak memory, time to depth.
+//! self-play forfeits and answer times, matches under load, peak memory.
 
 mod driver;
 
-pub mod answer_latency;
 pub mod peak_memory;
 pub mod report;
 pub mod rss_sampler;
 pub mod stress;
 pub mod time_harness;
-pub mod time_to_depth;

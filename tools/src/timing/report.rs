@@ -5,8 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use anyhow::{bail, Context, Result};
-use pentad_arena::GameRecord;
+use anyhow::{bail, Result};
+use pentad_arena::{read_results, GameRecord};
 
 /// Abnormal games listed at most.
 const LISTED: usize = 20;
@@ -25,20 +25,6 @@ pub struct Args {
     /// The manager's tolerance past a limit, ms.
     #[arg(long, default_value_t = 1000)]
     pub tolerance_ms: u64,
-}
-
-/// The games of a pentad-arena JSON-lines file.
-pub fn read_records(path: &str) -> Result<Vec<GameRecord>> {
-    let text = std::fs::read_to_string(path).with_context(|| path.to_string())?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let rec = serde_json::from_str(line).with_context(|| format!("{path}:{}", i + 1))?;
-        out.push(rec);
-    }
-    Ok(out)
 }
 
 /// One timed answer.
@@ -79,7 +65,7 @@ fn timed_answers(records: &[GameRecord], turn_ms: u64, match_ms: u64) -> Vec<Tim
 
 /// The summary lines, and whether the match was clean (games, none abnormal).
 pub fn summarize(args: &Args) -> Result<(Vec<String>, bool)> {
-    let records = read_records(&args.results)?;
+    let records = read_results(&args.results)?;
     let mut lines = vec![
         format!("results file      : {}", args.results),
         format!(

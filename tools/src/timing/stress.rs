@@ -14,10 +14,9 @@ use clap::Parser;
 use pentad_arena::cli::Args as ArenaArgs;
 use pentad_arena::game::TimeControl;
 use pentad_arena::openings::CANONICAL_RENJU_OPENINGS;
-use pentad_arena::{run_match, GameRecord};
+use pentad_arena::{read_results, run_match, GameRecord};
 
 use super::driver::default_engine;
-use super::report::read_records;
 use super::rss_sampler::{memory_lines, write_csv, RssSampler};
 
 /// The engine's name in the arena (the side whose times are measured).
@@ -259,7 +258,7 @@ pub fn run(args: &Args) -> Result<()> {
             let samples = sampler.finish();
             let csv = args.out_dir.join(format!("{}-memory.csv", run.name));
             write_csv(&samples, &csv).with_context(|| csv.display().to_string())?;
-            let records = read_records(&played?.to_string_lossy())?;
+            let records = read_results(played?)?;
             let warm = WARM_GAMES_PER_WORKER * concurrency;
             let memory = memory_lines(&samples, concurrency, warm);
             let (mut lines, ours) = report(&run, &records, memory)?;

@@ -1,4 +1,6 @@
-//! VCT (victory by continuous threats: fours and open threes) as a root solver.
+//! The depth-first VCT solver (victory by continuous threats: fours and open threes), for
+//! the tools: `tactics` proves its generated cases with it and `prove` runs it beside the
+//! engine's proof-number prover (`pentad::search::pns`), which searches the same move sets.
 //!
 //! The attacker plays only fours and three-making moves; the defender answers a four with the
 //! forced block and an open three with every defence the move generator knows (points on the
@@ -6,13 +8,10 @@
 //! when every defence loses. Conservative: a threat the defence generator does not recognise
 //! (a four-three point without an open three) ends the line as "no proof", never as a win.
 
-use crate::board::{Board, GenKind, Pattern4, Threat, UNDEFENDED_THREAT_LOSS_PLIES};
-use crate::core::{Color, Pos};
-
-use super::budget::Budget;
-
-/// Result of a VCT root search: first move, plies to the five, line (as far as recorded).
-pub type VctWin = (Pos, u32, Vec<Pos>);
+use pentad::board::{Board, GenKind, Pattern4, Threat, UNDEFENDED_THREAT_LOSS_PLIES};
+use pentad::core::{Color, Pos};
+use pentad::search::budget::Budget;
+use pentad::search::vct::VctWin;
 
 /// Searches a VCT for the side to move within `max_plies` plies (odd, attacker's moves
 /// included), deepening two plies at a time; `budget` counts nodes and stops the search at 0.
@@ -149,9 +148,36 @@ fn defend(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::testutil::random_games;
-    use crate::core::Rule;
-    use crate::search::bench::board_from_moves;
+    use pentad::core::Rule;
+    use pentad::search::bench::board_from_moves;
+    use rand::{rngs::StdRng, Rng, SeedableRng};
+
+    /// Plays `games` random 15x15 games of `rule` (each move uniform among the candidates the
+    /// side to move may play, at most `plies` of them) and calls `visit` after every move; a
+    /// game ends at a five, with no move left, or when `visit` returns false.
+    fn random_games(
+        rule: Rule,
+        seed: u64,
+        games: usize,
+        plies: usize,
+        mut visit: impl FnMut(&mut Board) -> bool,
+    ) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        for _ in 0..games {
+            let mut b = Board::new(15, 15, rule).unwrap();
+            for _ in 0..plies {
+                let me = b.side_to_move();
+                let cands: Vec<Pos> = b.candidates().filter(|&p| b.can_play(p, me)).collect();
+                if cands.is_empty() {
+                    break;
+                }
+                b.make_move(cands[rng.gen_range(0..cands.len())]);
+                if b.last_move_won().is_some() || !visit(&mut b) {
+                    break;
+                }
+            }
+        }
+    }
 
     #[test]
     fn finds_a_double_three_and_no_phantom_wins() {
@@ -172,7 +198,7 @@ mod tests {
     fn renju_black_double_three_is_not_a_win() {
         // The same shape for Black in renju: j8 is a forbidden 3-3, and no other quick VCT.
         let mut b = board_from_moves(Rule::RENJU, 15, "h8 a1 i8 a15 j10 o1 j11 o15").unwrap();
-        let j8 = crate::core::Pos::from_human("j8").unwrap();
+        let j8 = Pos::from_human("j8").unwrap();
         assert!(b.is_forbidden(j8));
         let mut budget = 200_000;
         if let Some((mv, _, _)) = vct_root(&mut b, 9, &mut budget) {

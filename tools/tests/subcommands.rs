@@ -1,0 +1,227 @@
+//! Smoke tests of the `pentad-tools` subcommands: each one runs the built binary on a tiny
+//! input (a few games, a few hundred nodes) and checks that it succeeds and writes what it
+//! should. Not run here, being far from cheap: `openings` (it searches hundreds of candidate
+//! openings for any count; its unit test checks the committed files) and the subcommands
+//! that play timed matches with engine processes (`time-harness`, `stress`, `peak-memory`,
+//! `spsa`: minutes); `time-report`, which summarises their results files, is.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use pentad::board::Board;
+use pentad::core::{Pos, Rule};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+const TOOLS: &str = env!("CARGO_BIN_EXE_pentad-tools");
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pentad-tools-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Runs `pentad-tools args...`; panics with its stderr unless it succeeds. Returns stdout.
+fn tools(args: &[&str]) -> String {
+    let out = Command::new(TOOLS).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "pentad-tools {args:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A pentad-arena `--results` line: a renju game Black wins by a five on row 8.
+const RESULT_LINE: &str = r#"{"game":1,"black":"a","white":"b","rule":"renju","width":15,"height":15,"opening":"h8h7","moves":["h8","h7","i8","i7","j8","j7","k8","k7","l8"],"opening_plies":2,"result":"1-0","reason":"five","detail":"Black wins by five","plies":9,"times_ms":[10,12,9,11,10,13,8]}"#;
+
+/// A `pentad-tools selfplay` games file of `games` random games per rule (renju and
+/// freestyle), each up to 60 plies and ended before a five, with made-up scores: enough
+/// positions for the fitters' 1000-position minimum.
+fn random_games_file(dir: &Path, games: usize) -> PathBuf {
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut text = String::new();
+    for (k, rule) in [Rule::RENJU, Rule::FREESTYLE].into_iter().enumerate() {
+        for g in 0..games {
+            let mut b = Board::new(15, 15, rule).unwrap();
+            b.make_move(Pos::new(7, 7));
+            let mut moves = vec![Pos::new(7, 7)];
+            while moves.len() < 60 {
+                let me = b.side_to_move();
+                let cands: Vec<Pos> = b.candidates().filter(|&p| b.can_play(p, me)).collect();
+                if cands.is_empty() {
+                    break;
+                }
+                let p = cands[rng.gen_range(0..cands.len())];
+                b.make_move(p);
+                if b.last_move_won().is_some() {
+                    break;
+                }
+                moves.push(p);
+            }
+            let moves: Vec<String> = moves.iter().map(|p| p.to_human()).collect();
+            let scores: Vec<String> = (1..moves.len())
+                .map(|_| rng.gen_range(-300..300).to_string())
+                .collect();
+            let result = ["1-0", "0-1", "1/2-1/2"][g % 3];
+            text.push_str(&format!(
+                "{} {} 15x15 {result} 1 {} {}\n",
+                k * games + g,
+                rule.name(),
+                moves.join(","),
+                scores.join(",")
+            ));
+        }
+    }
+    let file = dir.join("games.txt");
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+#[test]
+fn tactics_prints_the_forbidden_point_cases() {
+    let out = tools(&["tactics", "--part", "forbidden"]);
+    assert!(out.lines().count() > 8, "{out}");
+    assert!(out.lines().all(|l| l.starts_with("rule=renju;")), "{out}");
+}
+
+#[test]
+fn selfplay_writes_one_line_a_game() {
+    let dir = scratch("selfplay");
+    let games = dir.join("g.txt");
+    let args = [
+        "selfplay",
+        "--out",
+        path(&games),
+        "--games",
+        "2",
+        "--nodes",
+        "200",
+        "--threads",
+        "1",
+        "--hash-mb",
+        "1",
+        "--max-plies",
+        "30",
+    ];
+    tools(&args);
+    let text = std::fs::read_to_string(&games).unwrap();
+    assert_eq!(text.lines().count(), 2, "{text}");
+    // A second run finds both games played and plays none.
+    tools(&args);
+    assert_eq!(std::fs::read_to_string(&games).unwrap(), text);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn label_writes_the_searched_positions_of_a_results_file() {
+    let dir = scratch("label");
+    let results = dir.join("r.jsonl");
+    std::fs::write(&results, format!("{RESULT_LINE}\n")).unwrap();
+    let positions = dir.join("p.txt");
+    tools(&[
+        "label",
+        "--games",
+        path(&results),
+        "--nodes",
+        "200",
+        "--out",
+        path(&positions),
+    ]);
+    let text = std::fs::read_to_string(&positions).unwrap();
+    // The seven positions after the two opening stones.
+    assert_eq!(text.lines().count(), 7, "{text}");
+    assert!(
+        text.lines().all(|l| l.starts_with("renju 15x15 ")),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn time_report_summarises_a_results_file() {
+    let dir = scratch("time-report");
+    let results = dir.join("r.jsonl");
+    std::fs::write(&results, format!("{RESULT_LINE}\n")).unwrap();
+    let out = tools(&["time-report", path(&results), "--turn-ms", "100"]);
+    assert!(out.contains("slowest answer    : 13 ms"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_fitters_run_on_a_small_games_file() {
+    let dir = scratch("fitters");
+    let games = random_games_file(&dir, 100);
+    let tables = dir.join("tables.txt");
+    tools(&[
+        "train",
+        "--positions",
+        path(&games),
+        "--out",
+        path(&tables),
+        "--iters",
+        "2",
+        "--threads",
+        "1",
+    ]);
+    assert!(std::fs::metadata(&tables).unwrap().len() > 0);
+    let order = dir.join("order.txt");
+    tools(&[
+        "train-order",
+        "--games",
+        path(&games),
+        "--base",
+        path(&tables),
+        "--out",
+        path(&order),
+        "--iters",
+        "2",
+    ]);
+    assert!(std::fs::metadata(&order).unwrap().len() > 0);
+    let out = tools(&["eval-tune", "--games", path(&games), "--steps", "2"]);
+    assert!(out.contains("RENJU") && out.contains("GOMOKU"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn prove_runs_both_solvers_on_a_position_file() {
+    let dir = scratch("prove");
+    let file = dir.join("wins.txt");
+    // The first position of tests/data/threat-wins.txt (pns proves it in under 20,000 nodes).
+    std::fs::write(
+        &file,
+        "renju walkin 11 h8 h7 f10 i7 g7 i9 h6 f8 i8 j7 k7 j9 i6\n",
+    )
+    .unwrap();
+    let out = tools(&["prove", path(&file), "--nodes", "20000"]);
+    assert!(out.contains("pns: proved 1 of 1"), "{out}");
+    assert!(out.contains("vct: proved"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn analyse_searches_a_position_and_replies() {
+    let out = tools(&[
+        "analyse",
+        "--moves",
+        "h8 i9 h9",
+        "--replies",
+        "h10 h7",
+        "--nodes",
+        "2000",
+    ]);
+    assert!(out.contains("root: best"), "{out}");
+    assert_eq!(out.matches("after ").count(), 2, "{out}");
+}
+
+#[test]
+fn board_speed_runs_a_fixed_workload() {
+    let out = tools(&["board-speed", "--rounds", "1"]);
+    assert!(!out.is_empty());
+}
