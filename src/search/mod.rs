@@ -10,8 +10,8 @@
 //! `budget` (the threat solvers' node budget), `history` (killers, counter moves, history),
 //! `tt` (lock-free table), `memory` (its size under `max_memory`), `time` (the time manager,
 //! the one owner of time decisions), `movegen` (the board's generator chosen by the threat,
-//! moves scored for ordering), `vcf` / `vct` / `pns` (threat-space solvers: fours; fours and
-//! threes depth first; fours and threes by proof numbers), `pvs` (one thread's PVS with TT,
+//! moves scored for ordering), `vcf` / `pns` (threat-space solvers: fours; fours and
+//! threes by proof numbers, whose [`pns::VctWin`] the tools' depth-first solver returns too), `pvs` (one thread's PVS with TT,
 //! razoring, futility, late-move pruning/reductions, VCF leaves), `root` (root VCF solver,
 //! iterative deepening with aspiration windows, multi-PV, Lazy SMP threads and the helper
 //! thread's threat proof, strength and randomized choice), `bench` (deterministic bench).
@@ -38,7 +38,6 @@ mod smp;
 pub mod time;
 pub mod tt;
 pub mod vcf;
-pub mod vct;
 
 pub use crate::core::tunable::{TunableKind, TunableSpec, TuneError, TUNING};
 pub use budget::Budget;

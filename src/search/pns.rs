@@ -22,7 +22,10 @@ use crate::board::{Board, GenKind, Pattern4, Threat, UNDEFENDED_THREAT_LOSS_PLIE
 use crate::core::{Color, Pos};
 
 use super::budget::Budget;
-use super::vct::VctWin;
+
+/// A win by continuous threats (fours and open threes) for the side to move: the first move,
+/// the plies to the five (attacker's moves included), and the line as far as it was recorded.
+pub type VctWin = (Pos, u32, Vec<Pos>);
 
 /// Proof numbers at or above this count as infinite (a proved or disproved node).
 const INF: u32 = 1 << 28;

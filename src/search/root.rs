@@ -21,7 +21,7 @@ use super::score::{mate_in, Score, MATE, MATE_BOUND};
 use super::smp::{self, InFlight};
 use super::time::{IterationState, Solver};
 use super::tt::TTable;
-use super::{pns, vcf, vct};
+use super::{pns, vcf};
 
 /// Ordered legal root moves (never empty when a legal move exists).
 fn root_moves(board: &Board) -> Vec<RootMove> {
@@ -253,7 +253,7 @@ pub(crate) fn search(
     // The deepest iteration any helper thread completed: (depth, root move with its line).
     let helper_best: std::sync::Mutex<Option<(i32, RootMove)>> = std::sync::Mutex::new(None);
     // A win by threats the first helper proved.
-    let helper_vct: std::sync::Mutex<Option<vct::VctWin>> = std::sync::Mutex::new(None);
+    let helper_vct: std::sync::Mutex<Option<pns::VctWin>> = std::sync::Mutex::new(None);
     let vct_on_helper = !weak && !restricted && threads > 1 && multipv == 1 && rms.len() > 1;
     let vct_budget = max_nodes.map_or(helper_vct_nodes(), |m| {
         helper_vct_nodes().min(solver_node_share(m))
@@ -401,7 +401,7 @@ pub(crate) fn search(
 
 /// A win by continuous threats (fours and open threes) for the side to move, as far as
 /// `budget` allows (the proof-number threat search, [`pns`]); its first move is legal.
-fn threat_win(board: &Board, budget: &mut Budget) -> Option<vct::VctWin> {
+fn threat_win(board: &Board, budget: &mut Budget) -> Option<pns::VctWin> {
     let mut b = board.clone();
     let mut table = pns::ProofTable::for_budget(budget.nodes);
     pns::prove(&mut b, &mut table, budget).filter(|w| board.is_legal(w.0))

@@ -11,7 +11,7 @@
 use pentad::board::{Board, GenKind, Pattern4, Threat, UNDEFENDED_THREAT_LOSS_PLIES};
 use pentad::core::{Color, Pos};
 use pentad::search::budget::Budget;
-use pentad::search::vct::VctWin;
+use pentad::search::pns::VctWin;
 
 /// Searches a VCT for the side to move within `max_plies` plies (odd, attacker's moves
 /// included), deepening two plies at a time; `budget` counts nodes and stops the search at 0.
