@@ -12,8 +12,8 @@ use pentad::engine::swap2::{
 
 /// The largest |score| (White to move) a proposal may have to count as balanced.
 const BALANCED: i32 = 100;
-/// The same bound in renju. Its evaluation (with the tables fitted to Rapfi's scores since
-/// session 26) finds no three-stone shape near the centre within 100 of even: in renju those
+/// The same bound in renju. Its evaluation (with the tables fitted to Rapfi's scores) finds
+/// no three-stone shape near the centre within 100 of even: in renju those
 /// openings all lean to one side (the most even one scores 103 at the probe's nodes).
 const BALANCED_RENJU: i32 = 150;
 
