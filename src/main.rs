@@ -61,7 +61,7 @@ fn main() -> ExitCode {
 /// a protocol `ERROR` line (a manager shows it) and on stderr, and exits. Fixed text only, so
 /// that the refusal itself needs no formatting code built for the missing extensions.
 fn check_processor() -> Result<(), ExitCode> {
-    if pentad::core::cpu::missing_features().is_empty() {
+    if pentad::core::cpu::runs_here() {
         return Ok(());
     }
     const WHY: &str = "this pbrain-pentad is the x86-64-v3 (AVX2) build and this processor \
