@@ -1,6 +1,6 @@
 //! Pentad: a gomoku/renju engine for the Gomocup (Piskvork) protocol.
 //!
-//! Layers look only down: `core` ← `board` ← `eval` ← `search` ← `engine` ← `protocol`; `database` (below
+//! Layers look only down: `core` ← `net` ← `board` ← `eval` ← `search` ← `engine` ← `protocol`; `database` (below
 //! `protocol`, on `core` and the search's score scale) holds the position database. The
 //! match runner (`arena/`) and the tools (`tools/`) are member crates built on this one.
 
@@ -9,5 +9,6 @@ pub mod core;
 pub mod database;
 pub mod engine;
 pub mod eval;
+pub mod net;
 pub mod protocol;
 pub mod search;

@@ -5,9 +5,11 @@
 //! reported.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, OnceLock};
 
 use pentad::board::{debug, Board, Pattern, Pattern4};
 use pentad::core::{Color, Pos, Rule, RuleKind};
+use pentad::net::{self, Family, Network, CHANNELS, HIDDEN, MAGIC};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use rand::{Rng, SeedableRng};
@@ -28,6 +30,15 @@ const RULES: [RuleKind; 5] = [
 fn check(b: &Board, rng: &mut impl Rng, what: &str) {
     if let Err(e) = debug::check_consistency(b) {
         panic!("{what}: {e}");
+    }
+    // The network's incremental features (brought up to date lazily, so over several steps
+    // at once) equal the sum recomputed from the cells.
+    if b.network().is_some() {
+        assert_eq!(
+            b.net_pool(),
+            b.net_pool_from_scratch(),
+            "{what}: network features"
+        );
     }
     // Spot-check the public accessors against the slow reference.
     for _ in 0..4 {
@@ -146,6 +157,41 @@ fn game() -> impl Strategy<Value = Game> {
 struct Tally {
     moves: AtomicU64,
     walls_mid_game: AtomicU64,
+    with_network: AtomicU64,
+}
+
+/// One random network per family, made once for all games.
+fn shared_network(family: Family) -> Arc<Network> {
+    static NETS: OnceLock<[Arc<Network>; 2]> = OnceLock::new();
+    NETS.get_or_init(|| Family::ALL.map(|f| random_network(f, 11)))[family.code() as usize].clone()
+}
+
+/// A network of random weights for `family`, made through the file format (seeded).
+fn random_network(family: Family, seed: u64) -> Arc<Network> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut bytes = MAGIC.to_vec();
+    bytes.extend([family.code(), family.window() as u8]);
+    for v in [CHANNELS as u16, HIDDEN as u16, 0] {
+        bytes.extend(v.to_le_bytes());
+    }
+    let mut i16s = |bytes: &mut Vec<u8>, n: usize, m: i16| {
+        for _ in 0..n {
+            bytes.extend(rng.gen_range(-m..=m).to_le_bytes());
+        }
+    };
+    bytes.extend(vec![0u8; 2 * CHANNELS]);
+    i16s(&mut bytes, (family.keys() - 1) * CHANNELS, 150);
+    for _side in 0..2 {
+        let ints = |n: usize| vec![0u8; 4 * n];
+        i16s(&mut bytes, HIDDEN * CHANNELS, 40);
+        bytes.extend(ints(HIDDEN));
+        i16s(&mut bytes, HIDDEN * HIDDEN, 40);
+        bytes.extend(ints(HIDDEN));
+        i16s(&mut bytes, HIDDEN, 40);
+        bytes.extend(ints(1));
+        i16s(&mut bytes, CHANNELS + CHANNELS * HIDDEN, 40);
+    }
+    Arc::new(net::parse(&bytes).expect("a well-formed random network"))
 }
 
 /// Plays `g`, checking the board against the reference after the steps; panics on a
@@ -154,6 +200,10 @@ fn play(g: &Game, tally: &Tally) {
     let (w, h) = (g.width, g.height);
     let mut rng = rand::rngs::StdRng::seed_from_u64(g.check_seed);
     let mut b = Board::new(w, h, g.rule).unwrap();
+    if let Some(family) = Family::of(g.rule.kind) {
+        b.set_network(Some(shared_network(family)));
+        tally.with_network.fetch_add(1, Relaxed);
+    }
     if g.rule.continuous {
         for &(x, y) in &g.walls {
             let p = Pos::new(x % w, y % h);
@@ -227,4 +277,9 @@ fn random_games_stay_consistent() {
     let walls = tally.walls_mid_game.load(Relaxed);
     assert!(moves > 30_000, "only {moves} moves");
     assert!(walls > 20, "only {walls} mid-game walls");
+    let with_network = tally.with_network.load(Relaxed);
+    assert!(
+        with_network > 300,
+        "only {with_network} games with a network"
+    );
 }

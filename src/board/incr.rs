@@ -283,6 +283,7 @@ impl Board {
         for h in &mut self.history {
             h.fast = false;
         }
+        self.features.get_mut().invalidate();
         self.nchanges = 0;
     }
 

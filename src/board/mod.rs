@@ -14,6 +14,7 @@
 mod bench;
 mod candidates;
 pub mod debug;
+mod features;
 mod forbid;
 mod fourthree;
 mod incr;
@@ -140,6 +141,10 @@ pub struct Board {
     epoch: u64,
     /// The exact renju verdicts on Black's possible 3-3 cells for position `epoch`.
     memo: RefCell<Maybe33Memo>,
+    /// The network whose features `features` keeps, if any.
+    net: Option<Arc<crate::net::Network>>,
+    /// The network's per-cell features, brought up to date when read (`features.rs`).
+    features: RefCell<features::Features>,
 }
 
 /// Per-position memo of the exact renju test: every empty cell whose Black class is
@@ -252,6 +257,8 @@ impl Board {
                 epoch: u64::MAX,
                 ..Default::default()
             }),
+            net: None,
+            features: RefCell::default(),
         };
         b.rebuild();
         Ok(b)

@@ -28,17 +28,26 @@ use tables::EvalTables;
 /// Largest magnitude an evaluation can take (well below mate scores).
 pub const EVAL_LIMIT: i32 = 20_000;
 
-/// Installs the current evaluation tables for the board's rule (no-op when they are).
+/// Evaluation units per unit of the network's value logit (the logistic scale of the
+/// classical evaluation against game results, so search margins keep their meaning).
+pub const EVAL_PER_LOGIT: i64 = 600;
+
+/// Installs the current evaluation tables and network for the board's rule (no-op when
+/// they are).
 pub fn prepare(board: &mut Board) {
     let tables = tables::current();
     board.set_cell_values(tables.for_rule(board.rule().kind).clone());
     board.set_order_values(tables.order_for_rule(board.rule().kind));
+    board.set_network(crate::net::current().for_rule(board.rule().kind).cloned());
 }
 
 /// Static evaluation of `board` for the side to move ([`prepare`] must have installed the
 /// tables).
 #[inline]
 pub fn evaluate(board: &Board) -> i32 {
+    if let Some(net) = board.network() {
+        return evaluate_net(board, net);
+    }
     let ready = board.cell_values();
     if ready.extra().is_empty() {
         // No learned tables for this rule (all zero): the linear evaluation alone.
@@ -49,6 +58,15 @@ pub fn evaluate(board: &Board) -> i32 {
     let cells = if me == Color::Black { black } else { -black };
     let threat = EvalTables::threat_value(ready, me, threat::threat_index(board, me));
     (evaluate_linear(board) + cells + threat).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// The network's evaluation for the side to move: its value logit in evaluation units.
+pub fn evaluate_net(board: &Board, net: &crate::net::Network) -> i32 {
+    let hidden = net
+        .heads(board.side_to_move().index())
+        .hidden(&board.net_pool());
+    let units = i64::from(hidden.value) * EVAL_PER_LOGIT / i64::from(crate::net::VALUE_ONE);
+    units.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
 }
 
 /// The linear evaluation over pattern counts (weights in [`weights`]), on which the learned

@@ -512,6 +512,10 @@ impl<W: Write> Session<W> {
             self.load_eval_file(value);
             return;
         }
+        if key == "net_file" {
+            self.load_net_file(value);
+            return;
+        }
         if self.db_info(key, value) {
             return;
         }
@@ -566,6 +570,18 @@ impl<W: Write> Session<W> {
             eval::tables::set_current(eval::tables::builtin());
         } else if let Err(e) = eval::tables::load_file(std::path::Path::new(path)) {
             self.error(&format!("INFO eval_file: {e:#}"));
+        }
+    }
+
+    /// `INFO net_file <path>`: puts the network of a file (`trainer/train.py` writes them) in
+    /// its rule family's place; `INFO net_file builtin` goes back to the built-in networks.
+    /// A file that cannot be read or parsed gets an ERROR line and the networks in use stay.
+    /// The next search uses the new network.
+    fn load_net_file(&mut self, path: &str) {
+        if path.eq_ignore_ascii_case("builtin") {
+            crate::net::set_current(crate::net::builtin());
+        } else if let Err(e) = crate::net::load_file(std::path::Path::new(path)) {
+            self.error(&format!("INFO net_file: {e:#}"));
         }
     }
 

@@ -1,0 +1,257 @@
+//! The network file format (`.pnet`, written by `trainer/train.py`), little-endian:
+//!
+//! ```text
+//! magic     8 bytes  "PNTDNET1"
+//! family    u8       0 renju, 1 freestyle
+//! window    u8       the family's window (10 renju, 8 freestyle)
+//! channels  u16      32
+//! hidden    u16      32
+//! reserved  u16      0
+//! E         3^window × channels i16, [key][channel]; row 0 zero
+//! then for Black to move, White to move:
+//!   w1 hidden × channels i16 [h][c]; b1 hidden i32; w2 hidden × hidden i16 [out][in];
+//!   b2 hidden i32; w3 hidden i16; b3 i32; p channels i16; u channels × hidden i16 [c][h]
+//! ```
+//!
+//! The file must end exactly there. Scales are those of [`super`].
+
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::{bail, ensure, Context, Result};
+
+use super::infer::Heads;
+use super::{Family, Network, CHANNELS, HIDDEN};
+
+/// First eight bytes of a network file.
+pub const MAGIC: &[u8; 8] = b"PNTDNET1";
+
+/// Largest magnitude of a feature row entry: four rows summed stay inside `i16`.
+const MAX_FEATURE: i16 = i16::MAX / 4;
+
+/// A little-endian reader over the file's bytes.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let Some(end) = end else {
+            bail!("file ends inside {what} (at byte {})", self.at);
+        };
+        let out = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(out)
+    }
+
+    fn u8(&mut self, what: &str) -> Result<u8> {
+        Ok(self.take(1, what)?[0])
+    }
+
+    fn u16(&mut self, what: &str) -> Result<u16> {
+        let b = self.take(2, what)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+
+    fn i16s<const N: usize>(&mut self, what: &str) -> Result<[i16; N]> {
+        let b = self.take(2 * N, what)?;
+        Ok(std::array::from_fn(|i| {
+            i16::from_le_bytes([b[2 * i], b[2 * i + 1]])
+        }))
+    }
+
+    fn i32s<const N: usize>(&mut self, what: &str) -> Result<[i32; N]> {
+        let b = self.take(4 * N, what)?;
+        Ok(std::array::from_fn(|i| {
+            i32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+        }))
+    }
+}
+
+/// Parses a network file's bytes.
+pub fn parse(bytes: &[u8]) -> Result<Network> {
+    let mut r = Reader { bytes, at: 0 };
+    ensure!(
+        r.take(8, "the magic")? == MAGIC,
+        "not a Pentad network file (no PNTDNET1 magic)"
+    );
+    let code = r.u8("the header")?;
+    let family = Family::from_code(code).with_context(|| format!("unknown family code {code}"))?;
+    let window = r.u8("the header")?;
+    ensure!(
+        u32::from(window) == family.window(),
+        "{} networks read a window of {} cells, not {window}",
+        family.name(),
+        family.window()
+    );
+    let (channels, hidden) = (r.u16("the header")?, r.u16("the header")?);
+    ensure!(
+        usize::from(channels) == CHANNELS && usize::from(hidden) == HIDDEN,
+        "this build reads {CHANNELS} channels and {HIDDEN} hidden units, not {channels} and {hidden}"
+    );
+    ensure!(
+        r.u16("the header")? == 0,
+        "reserved header field is not zero"
+    );
+    let mut embedding = Vec::with_capacity(family.keys());
+    for key in 0..family.keys() {
+        let row: [i16; CHANNELS] = r.i16s("the feature table")?;
+        ensure!(
+            row.iter().all(|v| v.abs() <= MAX_FEATURE),
+            "feature row {key} has an entry beyond ±{MAX_FEATURE}"
+        );
+        ensure!(
+            key != 0 || row == [0; CHANNELS],
+            "feature row 0 is not zero"
+        );
+        embedding.push(row);
+    }
+    let heads = [read_heads(&mut r)?, read_heads(&mut r)?];
+    ensure!(
+        r.at == bytes.len(),
+        "{} bytes after the end of the network",
+        bytes.len() - r.at
+    );
+    Ok(Network {
+        family,
+        embedding: embedding.into_boxed_slice(),
+        heads,
+    })
+}
+
+fn read_heads(r: &mut Reader) -> Result<Heads> {
+    let mut w1 = [[0i16; CHANNELS]; HIDDEN];
+    for row in &mut w1 {
+        *row = r.i16s("w1")?;
+    }
+    let b1 = r.i32s("b1")?;
+    let mut w2 = [[0i16; HIDDEN]; HIDDEN];
+    for row in &mut w2 {
+        *row = r.i16s("w2")?;
+    }
+    let b2 = r.i32s("b2")?;
+    let w3 = r.i16s("w3")?;
+    let [b3] = r.i32s::<1>("b3")?;
+    let p = r.i16s("p")?;
+    let mut u = [[0i16; HIDDEN]; CHANNELS];
+    for row in &mut u {
+        *row = r.i16s("u")?;
+    }
+    Ok(Heads {
+        w1,
+        b1,
+        w2,
+        b2,
+        w3,
+        b3,
+        p,
+        u,
+    })
+}
+
+/// Reads a network file and puts it in its family's place among the current networks; on
+/// error nothing changes. Returns the family.
+pub fn load_file(path: &Path) -> Result<Family> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let net = parse(&bytes).with_context(|| format!("in {}", path.display()))?;
+    let family = net.family();
+    super::set_current(super::current().with(Arc::new(net)));
+    Ok(family)
+}
+
+/// The bytes of a network file (for tests and tools that write networks).
+pub fn to_bytes(net: &Network) -> Vec<u8> {
+    let mut out = MAGIC.to_vec();
+    out.push(net.family.code());
+    out.push(net.family.window() as u8);
+    for v in [CHANNELS as u16, HIDDEN as u16, 0] {
+        out.extend(v.to_le_bytes());
+    }
+    let i16s = |out: &mut Vec<u8>, vs: &[i16]| vs.iter().for_each(|v| out.extend(v.to_le_bytes()));
+    let i32s = |out: &mut Vec<u8>, vs: &[i32]| vs.iter().for_each(|v| out.extend(v.to_le_bytes()));
+    for row in net.embedding.iter() {
+        i16s(&mut out, row);
+    }
+    for h in &net.heads {
+        h.w1.iter().for_each(|row| i16s(&mut out, row));
+        i32s(&mut out, &h.b1);
+        h.w2.iter().for_each(|row| i16s(&mut out, row));
+        i32s(&mut out, &h.b2);
+        i16s(&mut out, &h.w3);
+        i32s(&mut out, &[h.b3]);
+        i16s(&mut out, &h.p);
+        h.u.iter().for_each(|row| i16s(&mut out, row));
+    }
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// A network of small random weights (a fixed seed), for tests of the machinery.
+    pub(crate) fn random_network(family: Family, seed: u64) -> Network {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut small = |m: i16| rng.gen_range(-m..=m);
+        let mut embedding = vec![[0i16; CHANNELS]; family.keys()];
+        for row in embedding.iter_mut().skip(1) {
+            *row = std::array::from_fn(|_| small(120));
+        }
+        let mut head = || Heads {
+            w1: std::array::from_fn(|_| std::array::from_fn(|_| small(40))),
+            b1: std::array::from_fn(|_| i32::from(small(100)) * 64),
+            w2: std::array::from_fn(|_| std::array::from_fn(|_| small(40))),
+            b2: std::array::from_fn(|_| i32::from(small(100)) * 64),
+            w3: std::array::from_fn(|_| small(60)),
+            b3: i32::from(small(100)),
+            p: std::array::from_fn(|_| small(60)),
+            u: std::array::from_fn(|_| std::array::from_fn(|_| small(30))),
+        };
+        let heads = [head(), head()];
+        Network {
+            family,
+            embedding: embedding.into_boxed_slice(),
+            heads,
+        }
+    }
+
+    #[test]
+    fn a_network_survives_writing_and_reading() {
+        for family in Family::ALL {
+            let net = random_network(family, 7);
+            let bytes = to_bytes(&net);
+            let back = parse(&bytes).unwrap();
+            assert_eq!(back.family(), family);
+            assert_eq!(to_bytes(&back), bytes);
+        }
+    }
+
+    #[test]
+    fn malformed_files_are_refused_with_a_reason() {
+        let good = to_bytes(&random_network(Family::Freestyle, 3));
+        let err = |bytes: &[u8]| format!("{:#}", parse(bytes).unwrap_err());
+        assert!(err(&good[..good.len() - 1]).contains("file ends inside"));
+        let mut long = good.clone();
+        long.push(0);
+        assert!(err(&long).contains("1 bytes after the end"));
+        let mut magic = good.clone();
+        magic[0] = b'X';
+        assert!(err(&magic).contains("magic"));
+        let mut family = good.clone();
+        family[8] = 9;
+        assert!(err(&family).contains("unknown family code 9"));
+        let mut window = good.clone();
+        window[9] = 10;
+        assert!(err(&window).contains("window"));
+        let mut row0 = good.clone();
+        row0[16] = 1;
+        assert!(err(&row0).contains("row 0"));
+        let mut big = good;
+        big[16 + 2 * CHANNELS..16 + 2 * CHANNELS + 2].copy_from_slice(&i16::MAX.to_le_bytes());
+        assert!(err(&big).contains("beyond"));
+    }
+}

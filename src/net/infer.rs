@@ -1,0 +1,85 @@
+//! Integer inference of the network's parts: a cell's activation from its four line keys,
+//! and the heads (value, policy weights) from the pooled activations. Plain fixed-size loops
+//! that the compiler vectorises; `board/features.rs` runs the per-cell part inside an AVX2
+//! function where the processor has it.
+
+use super::{Network, ACT_ONE, CHANNELS, HIDDEN, POOL_SHIFT};
+
+/// One side to move's head weights (integer scales in [`super`]).
+#[derive(Clone, Debug)]
+pub struct Heads {
+    pub(super) w1: [[i16; CHANNELS]; HIDDEN],
+    pub(super) b1: [i32; HIDDEN],
+    pub(super) w2: [[i16; HIDDEN]; HIDDEN],
+    pub(super) b2: [i32; HIDDEN],
+    pub(super) w3: [i16; HIDDEN],
+    pub(super) b3: i32,
+    pub(super) p: [i16; CHANNELS],
+    pub(super) u: [[i16; HIDDEN]; CHANNELS],
+}
+
+/// What the heads make of one position: the value logit and the first hidden layer (the
+/// policy's context).
+#[derive(Clone, Copy, Debug)]
+pub struct Hidden {
+    /// Value logit for the side to move, [`super::VALUE_ONE`] = 1.0.
+    pub value: i32,
+    /// First hidden layer, [`ACT_ONE`] = 1.0.
+    pub h1: [i16; HIDDEN],
+}
+
+/// `clamp(x >> 6, 0, ACT_ONE)`: a weighted sum back to the activation scale, clipped.
+#[inline(always)]
+fn clipped(x: i32) -> i16 {
+    (x >> 6).clamp(0, ACT_ONE) as i16
+}
+
+/// `Σ w[i] × x[i] + b` in `i32`.
+#[inline(always)]
+fn dot<const N: usize>(w: &[i16; N], x: &[i16; N], b: i32) -> i32 {
+    w.iter()
+        .zip(x)
+        .fold(b, |s, (&w, &x)| s + i32::from(w) * i32::from(x))
+}
+
+impl Network {
+    /// The activation of an empty cell with Black-view line keys `keys`:
+    /// `clamp(Σ_d E[key_d], 0, ACT_ONE)` per channel.
+    #[inline(always)]
+    pub fn cell_activation(&self, keys: [usize; 4]) -> [i16; CHANNELS] {
+        let [a, b, c, d] = keys.map(|k| self.row(k));
+        std::array::from_fn(|i| {
+            // Rows hold at most i16::MAX / 4 in magnitude (checked on load): no overflow.
+            (a[i] + b[i] + c[i] + d[i]).clamp(0, ACT_ONE as i16)
+        })
+    }
+}
+
+impl Heads {
+    /// Value and first hidden layer from the pooled activations (`pool` = Σ of the empty
+    /// cells' activations).
+    pub fn hidden(&self, pool: &[i32; CHANNELS]) -> Hidden {
+        let g: [i16; CHANNELS] =
+            std::array::from_fn(|c| (pool[c] >> POOL_SHIFT).clamp(0, i32::from(i16::MAX)) as i16);
+        let h1: [i16; HIDDEN] = std::array::from_fn(|h| clipped(dot(&self.w1[h], &g, self.b1[h])));
+        let h2: [i16; HIDDEN] = std::array::from_fn(|h| clipped(dot(&self.w2[h], &h1, self.b2[h])));
+        Hidden {
+            value: dot(&self.w3, &h2, self.b3),
+            h1,
+        }
+    }
+
+    /// Per-channel policy weights `(p × 256 + U h1) >> 6` for a position's first hidden layer.
+    pub fn policy_weights(&self, h1: &[i16; HIDDEN]) -> [i32; CHANNELS] {
+        std::array::from_fn(|c| (dot(&self.u[c], h1, i32::from(self.p[c]) * ACT_ONE)) >> 6)
+    }
+}
+
+/// Policy logit of a cell with activation `act` under `weights` ([`Heads::policy_weights`]),
+/// [`super::POLICY_ONE`] = 1.0.
+#[inline]
+pub fn policy_logit(act: &[i16; CHANNELS], weights: &[i32; CHANNELS]) -> i32 {
+    act.iter()
+        .zip(weights)
+        .fold(0, |s, (&a, &w)| s + i32::from(a) * w)
+}

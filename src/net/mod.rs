@@ -1,0 +1,188 @@
+//! The neural evaluation's model: per-cell line-pattern features and the small heads that turn
+//! them into a value and move-ordering logits, in integer (quantised) arithmetic; its file
+//! format, the built-in networks and the process-wide current set.
+//!
+//! What the network computes (`trainer/` trains the same model in floating point):
+//! - every **empty cell** has a feature vector `f = Σ_d E[key_d]`, the sum over the four line
+//!   directions of a table row indexed by the line window through the cell in Black's view
+//!   (each window cell 0 empty, 1 Black, 2 White or off-board; `key = Σ state × 3^slot`);
+//!   renju reads 5 cells each side ([`Family::window`] 10 slots), freestyle 4 (8 slots);
+//! - its activation `a = clamp(f, 0, 1)`; the board keeps every cell's activation and their sum
+//!   up to date on move and undo (`board/features.rs`);
+//! - per side to move, a value head on the pooled sum `g = Σ a / 16`:
+//!   `h1 = clamp(W1 g + b1, 0, 1)`, `h2 = clamp(W2 h1 + b2, 0, 1)`, value logit `w3·h2 + b3`;
+//! - and a policy logit per empty cell, `a · (p + U h1)`: a per-channel weight that the
+//!   position's context (`h1`) adjusts.
+//!
+//! Integer scales: activations and hidden units 256 = 1.0, weights 64 = 1.0, biases 256 × 64,
+//! so the value logit is `v / 16384` and a policy logit `l / 65536`.
+
+mod file;
+mod infer;
+
+use std::sync::{Arc, OnceLock, RwLock};
+
+use crate::core::RuleKind;
+
+pub use file::{load_file, parse, to_bytes, MAGIC};
+pub use infer::{policy_logit, Heads, Hidden};
+
+/// Feature channels per cell (one AVX2 register pair of `i16`).
+pub const CHANNELS: usize = 32;
+/// Hidden units of each head layer.
+pub const HIDDEN: usize = 32;
+/// Integer value of an activation or hidden unit of 1.0.
+pub const ACT_ONE: i32 = 256;
+/// Integer value of a weight of 1.0.
+pub const WEIGHT_ONE: i32 = 64;
+/// Integer value of a value logit of 1.0 (`ACT_ONE × WEIGHT_ONE`).
+pub const VALUE_ONE: i32 = ACT_ONE * WEIGHT_ONE;
+/// Integer value of a policy logit of 1.0.
+pub const POLICY_ONE: i32 = 65536;
+/// The pooled sum is divided by `1 << POOL_SHIFT` (16) before the heads.
+pub const POOL_SHIFT: u32 = 4;
+
+/// The rule families with networks of their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    Renju,
+    Freestyle,
+}
+
+impl Family {
+    /// Both families, in file code order.
+    pub const ALL: [Family; 2] = [Family::Renju, Family::Freestyle];
+
+    /// The family of a rule, if it has networks (standard and caro keep the classical
+    /// evaluation).
+    pub fn of(kind: RuleKind) -> Option<Family> {
+        match kind {
+            RuleKind::Renju => Some(Family::Renju),
+            RuleKind::Freestyle => Some(Family::Freestyle),
+            _ => None,
+        }
+    }
+
+    /// Window cells (slots) a line key covers: renju needs the fifth cell each side to tell a
+    /// five from an overline, freestyle does not.
+    pub fn window(self) -> u32 {
+        match self {
+            Family::Renju => 10,
+            Family::Freestyle => 8,
+        }
+    }
+
+    /// Rows of the feature table: `3^window` keys.
+    pub fn keys(self) -> usize {
+        3usize.pow(self.window())
+    }
+
+    /// The family's code in network files.
+    pub fn code(self) -> u8 {
+        match self {
+            Family::Renju => 0,
+            Family::Freestyle => 1,
+        }
+    }
+
+    /// The family of a file code.
+    pub fn from_code(code: u8) -> Option<Family> {
+        Family::ALL.into_iter().find(|f| f.code() == code)
+    }
+
+    /// Lower-case name, as in messages and file names.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Renju => "renju",
+            Family::Freestyle => "freestyle",
+        }
+    }
+}
+
+/// One family's quantised network.
+pub struct Network {
+    family: Family,
+    /// `E[key][channel]`, `keys × CHANNELS`; row 0 (the all-empty window) is zero.
+    embedding: Box<[[i16; CHANNELS]]>,
+    /// Heads for Black to move and White to move.
+    heads: [Heads; 2],
+}
+
+impl Network {
+    /// The rule family the network was trained for.
+    pub fn family(&self) -> Family {
+        self.family
+    }
+
+    /// The feature row of one line key (`key < 3^window`).
+    #[inline(always)]
+    pub fn row(&self, key: usize) -> &[i16; CHANNELS] {
+        &self.embedding[key]
+    }
+
+    /// The heads of the side to move (colour index: 0 Black, 1 White).
+    #[inline]
+    pub fn heads(&self, side: usize) -> &Heads {
+        &self.heads[side]
+    }
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Network({}, {} keys)",
+            self.family.name(),
+            self.embedding.len()
+        )
+    }
+}
+
+/// The networks in use, one optional per family.
+#[derive(Clone, Default, Debug)]
+pub struct NetSet {
+    nets: [Option<Arc<Network>>; 2],
+}
+
+impl NetSet {
+    /// The network for a rule, if its family has one.
+    pub fn for_rule(&self, kind: RuleKind) -> Option<&Arc<Network>> {
+        Family::of(kind).and_then(|f| self.nets[f.code() as usize].as_ref())
+    }
+
+    /// This set with `net` in its family's place.
+    pub fn with(&self, net: Arc<Network>) -> NetSet {
+        let mut nets = self.nets.clone();
+        let slot = net.family.code() as usize;
+        nets[slot] = Some(net);
+        NetSet { nets }
+    }
+}
+
+/// The networks built into the binary: the files under `src/net/builtin/` (none of a family:
+/// that family plays with the classical evaluation).
+pub fn builtin() -> NetSet {
+    static BUILT: OnceLock<NetSet> = OnceLock::new();
+    BUILT.get_or_init(NetSet::default).clone()
+}
+
+fn current_slot() -> &'static RwLock<NetSet> {
+    static CURRENT: OnceLock<RwLock<NetSet>> = OnceLock::new();
+    CURRENT.get_or_init(|| RwLock::new(builtin()))
+}
+
+/// The networks in use (the built-in ones unless a file was loaded).
+pub fn current() -> NetSet {
+    current_slot()
+        .read()
+        .map(|s| s.clone())
+        .unwrap_or_else(|e| e.into_inner().clone())
+}
+
+/// Makes `set` current (the built-in ones with [`builtin`]).
+pub fn set_current(set: NetSet) {
+    match current_slot().write() {
+        Ok(mut slot) => *slot = set,
+        Err(e) => *e.into_inner() = set,
+    }
+}

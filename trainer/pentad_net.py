@@ -1,0 +1,700 @@
+"""Pentad's evaluation network: games-file reading, pattern keys, the PyTorch model and its quantised export.
+
+Everything here follows the network spec that the engine's Rust inference implements too:
+the key of a cell in a direction, the two heads, the integer arithmetic and the `.pnet`
+layout must match it bit for bit. `int_forward` is a numpy copy of the engine's integer
+inference, used to measure how far the quantised net is from the float one.
+"""
+
+import math
+import struct
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+# Rule name -> (family byte in the .pnet header, window size W).
+FAMILIES = {"renju": (0, 10), "freestyle": (1, 8)}
+WINDOW_FAMILY = {window: rule for rule, (_, window) in FAMILIES.items()}
+
+# Direction order fixes which key is key_0..key_3; the engine uses the same order.
+DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
+
+# Cell states in Black's view. Off-board cells read as WALL, the same as a white stone.
+EMPTY, BLACK, WHITE = 0, 1, 2
+WALL = WHITE
+
+MIN_SIZE, MAX_SIZE = 5, 32
+
+# Black's score for each result text.
+RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+
+# A search score at least this large is a proven win (or loss, negated).
+PROVEN_SCORE = 20000
+SCORE_SCALE = 600.0
+
+MAGIC = b"PNTDNET1"
+HEADER_FORMAT = "<8sBBHHH"  # magic, family, window, channels, hidden, reserved
+HEADER_SIZE = struct.calcsize(HEADER_FORMAT)  # 16
+
+# Fixed-point scales of the export (see the spec): E and activations in 1/256, weights in
+# 1/64, biases in 1/(256*64). The value logit comes out in 1/16384, policy logits in 1/65536.
+EMBED_SCALE = 256
+WEIGHT_SCALE = 64
+BIAS_SCALE = 256 * 64
+VALUE_UNIT = 256 * 64
+POLICY_UNIT = 256 * 256
+# Pool divisor: g = (sum of activations) / 16, in the integer net `pool >> 4`.
+POOL_SHIFT = 4
+
+# Per-head tensors in file order: name, integer type, scale.
+HEAD_LAYOUT = (
+    ("w1", np.int16, WEIGHT_SCALE),
+    ("b1", np.int32, BIAS_SCALE),
+    ("w2", np.int16, WEIGHT_SCALE),
+    ("b2", np.int32, BIAS_SCALE),
+    ("w3", np.int16, WEIGHT_SCALE),
+    ("b3", np.int32, BIAS_SCALE),
+    ("p", np.int16, WEIGHT_SCALE),
+    ("u", np.int16, WEIGHT_SCALE),
+)
+
+
+# ---------------------------------------------------------------------------------------
+# Games files
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Game:
+    """One finished game of a games file: moves as coordinates, scores of the searched moves."""
+
+    game_id: int
+    rule: str
+    size: int
+    black_result: float  # 1 Black won, 0 White won, 0.5 draw
+    opening: int
+    xs: list
+    ys: list
+    scores: list
+
+
+def parse_move(text, size):
+    """`h8` -> (7, 7): letter a.. = column x, number = row y + 1. None if malformed or off-board."""
+    if len(text) < 2 or not ("a" <= text[0] <= "z") or not text[1:].isdigit():
+        return None
+    x, y = ord(text[0]) - ord("a"), int(text[1:]) - 1
+    if x >= size or not 0 <= y < size:
+        return None
+    return x, y
+
+
+def move_text(x, y):
+    """(7, 7) -> `h8`, the notation of games files."""
+    return f"{chr(ord('a') + x)}{y + 1}"
+
+
+def parse_size(text):
+    """`15x15` -> 15; None unless the board is square and of a size the features support."""
+    width, sep, height = text.partition("x")
+    if not sep or not width.isdigit() or width != height:
+        return None
+    size = int(width)
+    return size if MIN_SIZE <= size <= MAX_SIZE else None
+
+
+def parse_scores(text):
+    """`35,-20` -> [35, -20]; `-` -> []; None if malformed."""
+    if text == "-":
+        return []
+    try:
+        return [int(v) for v in text.split(",")]
+    except ValueError:
+        return None
+
+
+def parse_game_line(line):
+    """One games-file line -> Game, or None when it is malformed (any rule is accepted here)."""
+    fields = line.split()
+    if len(fields) != 7:
+        return None
+    id_text, rule, size_text, result_text, opening_text, moves_text, scores_text = fields
+    size = parse_size(size_text)
+    scores = parse_scores(scores_text)
+    if not (id_text.isdigit() and opening_text.isdigit()) or size is None or scores is None:
+        return None
+    if result_text not in RESULTS:
+        return None
+    moves = [parse_move(m, size) for m in moves_text.split(",")]
+    if None in moves or len(set(moves)) != len(moves):
+        return None
+    opening = int(opening_text)
+    if opening > len(moves) or len(scores) != len(moves) - opening:
+        return None
+    return Game(
+        game_id=int(id_text),
+        rule=rule,
+        size=size,
+        black_result=RESULTS[result_text],
+        opening=opening,
+        xs=[m[0] for m in moves],
+        ys=[m[1] for m in moves],
+        scores=scores,
+    )
+
+
+def read_games(path, rule):
+    """Games of `rule` in one file, with counts of skipped lines.
+
+    A last line without its newline may have been cut by a writer still running: it is
+    skipped even if it happens to parse (a cut score can still be a number).
+    """
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    lines = text.split("\n")
+    cut_last = lines.pop()  # "" when the file ends with a newline
+    skipped = {"malformed": 0, "other rule": 0, "cut last line": 1 if cut_last.strip() else 0}
+    games = []
+    for line in lines:
+        if not line.strip() or line.startswith("#"):
+            continue
+        game = parse_game_line(line)
+        if game is None:
+            skipped["malformed"] += 1
+        elif game.rule != rule:
+            skipped["other rule"] += 1
+        else:
+            games.append(game)
+    return games, skipped
+
+
+def value_targets(black_result, sides, scores, lam):
+    """t = lam * result + (1 - lam) * sigmoid(score / 600), all for the side to move.
+
+    A proven score (|score| >= 20000) counts as 1 or 0 for the score part.
+    """
+    result = np.where(sides == 0, black_result, 1.0 - black_result)
+    scores = np.asarray(scores, dtype=np.float64)
+    from_score = 1.0 / (1.0 + np.exp(-scores / SCORE_SCALE))
+    from_score = np.where(np.abs(scores) >= PROVEN_SCORE, (scores > 0).astype(np.float64), from_score)
+    return (lam * result + (1.0 - lam) * from_score).astype(np.float32)
+
+
+# ---------------------------------------------------------------------------------------
+# Positions, boards, symmetries and keys
+# ---------------------------------------------------------------------------------------
+
+
+def apply_symmetry(xs, ys, sym, size):
+    """Maps coordinates by one of the 8 symmetries of the square (arrays broadcast).
+
+    Bit 2 transposes (x, y) -> (y, x) first, then bit 0 mirrors x and bit 1 mirrors y.
+    On a board array indexed [y, x] that is: transpose, then flip axis 1, then axis 0.
+    """
+    sym = np.asarray(sym)
+    transpose = (sym & 4) != 0
+    new_x = np.where(transpose, ys, xs)
+    new_y = np.where(transpose, xs, ys)
+    new_x = np.where((sym & 1) != 0, size - 1 - new_x, new_x)
+    new_y = np.where((sym & 2) != 0, size - 1 - new_y, new_y)
+    return new_x, new_y
+
+
+def build_boards(xs, ys, plies, size):
+    """Boards (B, N, N) int8, indexed [y, x], after the first `plies[b]` moves of each row.
+
+    Moves alternate Black (1), White (2); moves past the ply go to a dump cell.
+    """
+    count, length = xs.shape
+    cells = ys.astype(np.int64) * size + xs
+    order = np.arange(length)
+    cells = np.where(order[None, :] < plies[:, None], cells, size * size)
+    colours = np.broadcast_to((BLACK + (order & 1)).astype(np.int8), cells.shape)
+    flat = np.zeros((count, size * size + 1), dtype=np.int8)
+    flat[np.arange(count)[:, None], cells] = colours
+    return flat[:, : size * size].reshape(count, size, size)
+
+
+def window_offsets(window):
+    """Offsets of a window's slots in ascending order, centre skipped: W=8 -> -4..-1, 1..4."""
+    half = window // 2
+    return [o for o in range(-half, half + 1) if o != 0]
+
+
+def compute_keys(boards, window):
+    """Keys (B, N*N, 4) int32, cells row-major (y * N + x), directions in DIRECTIONS order.
+
+    key_d(x, y) = sum_j state(offset_j along d) * 3^j. Vectorised: the board is padded with
+    walls and each (direction, slot) pair adds one shifted view.
+    """
+    count, size, _ = boards.shape
+    half = window // 2
+    padded = np.pad(boards.astype(np.int32), ((0, 0), (half, half), (half, half)), constant_values=WALL)
+    keys = np.zeros((count, size, size, len(DIRECTIONS)), dtype=np.int32)
+    for d, (dx, dy) in enumerate(DIRECTIONS):
+        for j, offset in enumerate(window_offsets(window)):
+            top, left = half + offset * dy, half + offset * dx
+            keys[..., d] += padded[:, top : top + size, left : left + size] * 3**j
+    return keys.reshape(count, size * size, len(DIRECTIONS))
+
+
+class PositionSet:
+    """The searched positions of the games of one board size, held as games plus (game, ply).
+
+    Boards are rebuilt per batch from the move arrays, which keeps a million positions in a
+    few megabytes and makes symmetry augmentation a map on coordinates.
+    """
+
+    def __init__(self, games, size, lam, reading_order):
+        """games: all of this size; reading_order[i]: game i's place among all games read."""
+        self.size = size
+        self.game_count = len(games)
+        length = max(len(g.xs) for g in games)
+        self.xs = np.zeros((len(games), length), dtype=np.int8)
+        self.ys = np.zeros((len(games), length), dtype=np.int8)
+        game_idx, plies, black_results, scores = [], [], [], []
+        for index, game in enumerate(games):
+            self.xs[index, : len(game.xs)] = game.xs
+            self.ys[index, : len(game.ys)] = game.ys
+            searched = len(game.scores)
+            game_idx.extend([index] * searched)
+            plies.extend(range(game.opening, game.opening + searched))
+            black_results.extend([game.black_result] * searched)
+            scores.extend(game.scores)
+        self.game = np.array(game_idx, dtype=np.int64)
+        self.ply = np.array(plies, dtype=np.int64)
+        self.side = self.ply & 1  # 0 Black to move, 1 White to move
+        self.target = value_targets(np.array(black_results), self.side, scores, lam)
+        game_held_out = np.array([g.game_id % 20 == 0 for g in games], dtype=bool)
+        self.held_out = game_held_out[self.game]
+        # Reading order across sets (file, line, ply): the agreement file takes the first
+        # held-out positions in this order.
+        self.seq = np.asarray(reading_order, dtype=np.int64)[self.game] * (MAX_SIZE * MAX_SIZE + 1) + self.ply
+
+    def __len__(self):
+        return len(self.game)
+
+    def batch(self, indices, syms, window):
+        """Arrays of positions `indices`, each under symmetry `syms[b]` (0 = as played)."""
+        games, plies = self.game[indices], self.ply[indices]
+        xs, ys = self.xs[games].astype(np.int64), self.ys[games].astype(np.int64)
+        xs, ys = apply_symmetry(xs, ys, np.asarray(syms)[:, None], self.size)
+        boards = build_boards(xs, ys, plies, self.size)
+        rows = np.arange(len(indices))
+        return {
+            "keys": compute_keys(boards, window),
+            "empty": (boards == EMPTY).reshape(len(indices), -1),
+            "side": self.side[indices],
+            "move": ys[rows, plies] * self.size + xs[rows, plies],
+            "target": self.target[indices],
+        }
+
+    def moves_text(self, index):
+        """The moves before position `index`, as a games-file move list (`-` when none)."""
+        game, ply = self.game[index], self.ply[index]
+        moves = [move_text(int(self.xs[game, i]), int(self.ys[game, i])) for i in range(ply)]
+        return ",".join(moves) if moves else "-"
+
+
+def position_sets(games, lam):
+    """Groups the games with searched moves by board size (a batch is of one size)."""
+    by_size = {}
+    for order, game in enumerate(games):
+        if game.scores:
+            by_size.setdefault(game.size, []).append((order, game))
+    return [
+        PositionSet([g for _, g in pairs], size, lam, [o for o, _ in pairs])
+        for size, pairs in sorted(by_size.items())
+    ]
+
+
+# ---------------------------------------------------------------------------------------
+# The model
+# ---------------------------------------------------------------------------------------
+
+
+def pattern_incidence(keys, empty, rows):
+    """Sparse incidence of (cell, key) pairs at empty cells, in both orientations (CSR parts).
+
+    `gather` (cells x rows) holds the non-zero keys of each empty cell (stones and key 0,
+    whose row is zero, have no entries), so gather @ E is f. `scatter` is its transpose
+    restricted to the rows that occur (`used_rows`), built with a radix sort on the keys,
+    so the backward pass is a second sparse product rather than a slow scatter-add.
+    """
+    count, cells, directions = keys.shape
+    cell_keys = keys.reshape(-1, directions)
+    present = (cell_keys != 0) & empty.reshape(-1, 1)
+    entry_cells, _ = np.nonzero(present)  # row-major: cells in order
+    entry_keys = cell_keys[present]
+    gather_crow = np.concatenate(([0], np.cumsum(np.count_nonzero(present, axis=1))))
+    order = np.argsort(entry_keys.astype(np.uint16 if rows <= 65536 else np.int64), kind="stable")
+    row_counts = np.bincount(entry_keys, minlength=rows)
+    used_rows = np.flatnonzero(row_counts)
+    scatter_crow = np.concatenate(([0], np.cumsum(row_counts[used_rows])))
+    return {
+        "gather": (gather_crow, entry_keys, count * cells, rows),
+        "scatter": (scatter_crow, entry_cells[order], len(used_rows), count * cells),
+        "used_rows": used_rows,
+    }
+
+
+def csr(parts):
+    """(crow, col, rows, columns) -> a torch sparse CSR matrix of ones.
+
+    int32 indices: with int64 ones torch converts them on every product (several times slower).
+    """
+    crow, col, nrows, ncols = parts
+    values = torch.ones(len(col), dtype=torch.float32)
+    crow, col = (torch.from_numpy(a.astype(np.int32)) for a in (crow, col))
+    with warnings.catch_warnings():
+        # torch calls sparse CSR support beta; the two products used here are checked by tests.
+        warnings.simplefilter("ignore")
+        return torch.sparse_csr_tensor(crow, col, values, size=(nrows, ncols))
+
+
+def fake_quantise(tensor, scale):
+    """round(tensor * scale) / scale going forward, identity going back (straight-through).
+
+    Training through the export's rounding keeps the float net and the integer net close.
+    """
+    return tensor + (torch.round(tensor * scale) / scale - tensor).detach()
+
+
+def fake_floor(tensor, scale):
+    """floor(tensor * scale) / scale going forward, identity going back (straight-through).
+
+    This is the integer net's `>> 6` (and `pool >> 4`) in float units.
+    """
+    return tensor + (torch.floor(tensor * scale) / scale - tensor).detach()
+
+
+class PatternSum(torch.autograd.Function):
+    """f = gather @ round(E * 256) / 256; the gradient of E (straight through the rounding)
+    is scatter @ grad on the rows used, zero elsewhere."""
+
+    @staticmethod
+    def forward(ctx, embed, gather, scatter, used_rows):
+        ctx.scatter, ctx.used_rows, ctx.embed_shape = scatter, used_rows, embed.shape
+        return gather @ torch.round(embed * EMBED_SCALE).div_(EMBED_SCALE)
+
+    @staticmethod
+    def backward(ctx, grad):
+        embed_grad = grad.new_zeros(ctx.embed_shape)
+        embed_grad[ctx.used_rows] = ctx.scatter @ grad.contiguous()
+        return embed_grad, None, None, None
+
+
+def model_inputs(batch, rows):
+    """numpy batch -> (the arguments of PentadNet.forward, the embedding rows it reads)."""
+    incidence = pattern_incidence(batch["keys"], batch["empty"], rows)
+    side = torch.from_numpy(np.asarray(batch["side"], dtype=np.int64))
+    used_rows = torch.from_numpy(incidence["used_rows"])
+    inputs = (csr(incidence["gather"]), csr(incidence["scatter"]), used_rows, torch.from_numpy(batch["empty"]), side)
+    return inputs, used_rows
+
+
+class PentadNet(nn.Module):
+    """Pattern embedding E, pooled clipped features, and one head per side to move.
+
+    Head parameters are stacked with a leading dimension of 2 (0 = Black to move).
+    The buffer `seen` marks embedding rows met at an empty cell of a training position.
+    """
+
+    def __init__(self, window=10, channels=32, hidden=32):
+        super().__init__()
+        self.window, self.channels, self.hidden = window, channels, hidden
+        self.rows = 3**window
+        self.embed = nn.Parameter(torch.empty(self.rows, channels))
+        self.w1 = nn.Parameter(torch.empty(2, hidden, channels))
+        self.b1 = nn.Parameter(torch.empty(2, hidden))
+        self.w2 = nn.Parameter(torch.empty(2, hidden, hidden))
+        self.b2 = nn.Parameter(torch.empty(2, hidden))
+        self.w3 = nn.Parameter(torch.empty(2, hidden))
+        self.b3 = nn.Parameter(torch.empty(2))
+        self.p = nn.Parameter(torch.empty(2, channels))
+        self.u = nn.Parameter(torch.empty(2, channels, hidden))
+        self.register_buffer("seen", torch.zeros(self.rows, dtype=torch.bool))
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        """Small random start; features begin mostly inside the clamp's linear range."""
+        with torch.no_grad():
+            self.embed.normal_(0.05, 0.1)
+            self.embed[0].zero_()
+            for weight, fan_in in ((self.w1, self.channels), (self.w2, self.hidden), (self.w3, self.hidden)):
+                weight.uniform_(-1.0, 1.0).mul_(1.0 / math.sqrt(fan_in))
+            self.b1.fill_(0.1)
+            self.b2.fill_(0.1)
+            self.b3.zero_()
+            self.p.zero_()
+            self.u.normal_(0.0, 0.1 / math.sqrt(self.hidden))
+
+    @classmethod
+    def from_state_dict(cls, state):
+        """Rebuilds a net of the shapes found in a checkpoint's state_dict."""
+        rows, channels = state["embed"].shape
+        window = round(math.log(rows, 3))
+        net = cls(window=window, channels=channels, hidden=state["w1"].shape[1])
+        net.load_state_dict(state)
+        return net
+
+    def activations(self, gather, scatter, used_rows, empty):
+        """a(c) = clamp(sum_d E[key_d(c)], 0, 1): (B, N*N, C); stone cells have no entries, so 0.
+
+        E enters on the export's grid, like the head parameters (see `forward`).
+        """
+        features = PatternSum.apply(self.embed, gather, scatter, used_rows)
+        # hardtanh is clamp(x, 0, 1) with a single fused backward kernel.
+        return F.hardtanh(features.view(empty.shape[0], empty.shape[1], self.channels), 0.0, 1.0)
+
+    def quantised_heads(self):
+        """Head parameters on the export's grid (fake-quantised), by name."""
+        return {name: fake_quantise(getattr(self, name), scale) for name, _, scale in HEAD_LAYOUT}
+
+    @staticmethod
+    def head_layer(inputs, weight, side):
+        """weight[side[b]] @ inputs[b] for each b, as one dense product over both heads.
+
+        Both heads cost two small matrices; a dense matmul and a pick beats a batched
+        matrix-vector product by far on the CPU.
+        """
+        both = inputs @ weight.reshape(-1, weight.shape[-1]).T  # (B, 2 * out)
+        return both.view(len(side), 2, -1)[torch.arange(len(side)), side]
+
+    def forward(self, gather, scatter, used_rows, empty, side):
+        """-> (value logit (B,), policy logits (B, N*N) with stones at -inf).
+
+        gather, scatter, used_rows: the batch's pattern incidence (`model_inputs`).
+        Quantisation-aware: parameters enter rounded to the export's fixed-point grid and the
+        integer net's shifts are floors (both with straight-through gradients). All values
+        are then multiples of powers of two small enough to be exact in float32, so the float
+        net computes the integer net's numbers (see `int_forward`).
+        """
+        q = self.quantised_heads()
+        act = self.activations(gather, scatter, used_rows, empty)
+        # Each floor below is one of the integer net's shifts: pool >> 4 and the three >> 6.
+        pooled = fake_floor(act.sum(dim=1) / 16.0, EMBED_SCALE)
+        h1 = F.hardtanh(fake_floor(self.head_layer(pooled, q["w1"], side) + q["b1"][side], EMBED_SCALE), 0.0, 1.0)
+        h2 = F.hardtanh(fake_floor(self.head_layer(h1, q["w2"], side) + q["b2"][side], EMBED_SCALE), 0.0, 1.0)
+        value = (q["w3"][side] * h2).sum(dim=-1) + q["b3"][side]
+        dynamic = fake_floor(q["p"][side] + self.head_layer(h1, q["u"], side), EMBED_SCALE)
+        policy = torch.bmm(act, dynamic.unsqueeze(-1)).squeeze(-1)
+        return value, policy.masked_fill(~empty, float("-inf"))
+
+    def mark_seen(self, used_rows):
+        """Records the rows a training batch read."""
+        self.seen[used_rows] = True
+
+    @torch.no_grad()
+    def fix_zero_row(self):
+        """Row 0 (the all-empty window) stays exactly zero (it gets no gradient anyway)."""
+        self.embed[0].zero_()
+
+    @torch.no_grad()
+    def zero_unseen_rows(self):
+        """Rows no training position has read are zero: the export writes them so."""
+        self.embed[~self.seen] = 0.0
+        self.embed[0].zero_()
+
+
+def losses(net, batch):
+    """-> (value BCE, policy CE, top-1 hits, rows read) of one numpy batch."""
+    inputs, used_rows = model_inputs(batch, net.rows)
+    value, policy = net(*inputs)
+    target = torch.from_numpy(batch["target"])
+    move = torch.from_numpy(np.asarray(batch["move"], dtype=np.int64))
+    value_loss = F.binary_cross_entropy_with_logits(value, target)
+    policy_loss = F.cross_entropy(policy, move)
+    hits = (policy.argmax(dim=1) == move).sum()
+    return value_loss, policy_loss, hits, used_rows
+
+
+# ---------------------------------------------------------------------------------------
+# Quantised export
+# ---------------------------------------------------------------------------------------
+
+
+def pnet_size(window, channels, hidden):
+    """Bytes of a .pnet file: header, E (i16), then two heads."""
+    head = (
+        2 * hidden * channels + 4 * hidden  # w1, b1
+        + 2 * hidden * hidden + 4 * hidden  # w2, b2
+        + 2 * hidden + 4  # w3, b3
+        + 2 * channels + 2 * channels * hidden  # p, u
+    )
+    return HEADER_SIZE + 2 * 3**window * channels + 2 * head
+
+
+def quantise_array(name, values, dtype, scale, warnings):
+    """round(values * scale), clamped to the type's range (each clamp noted in `warnings`)."""
+    scaled = np.round(np.asarray(values, dtype=np.float64) * scale)
+    info = np.iinfo(dtype)
+    clamped = int(np.count_nonzero((scaled < info.min) | (scaled > info.max)))
+    if clamped:
+        warnings.append(f"{name}: {clamped} values clamped to {np.dtype(dtype).name}")
+    return np.clip(scaled, info.min, info.max).astype(dtype)
+
+
+def quantise(net):
+    """Float net -> dict of integer arrays as the engine reads them (+ list of clamp warnings).
+
+    E rows never seen in training, and row 0, are zero. Head arrays keep the leading
+    side dimension: q["w1"][0] is the Black-to-move head.
+    """
+    warnings = []
+    embed = net.embed.detach().clone()
+    embed[~net.seen] = 0.0
+    embed[0] = 0.0
+    q = {"E": quantise_array("E", embed.numpy(), np.int16, EMBED_SCALE, warnings)}
+    for name, dtype, scale in HEAD_LAYOUT:
+        q[name] = quantise_array(name, getattr(net, name).detach().numpy(), dtype, scale, warnings)
+    q["window"], q["channels"], q["hidden"] = net.window, net.channels, net.hidden
+    return q, warnings
+
+
+def write_pnet(path, q):
+    """Writes the little-endian .pnet file of quantised arrays `q`."""
+    family = FAMILIES[WINDOW_FAMILY[q["window"]]][0]
+    with open(path, "wb") as f:
+        f.write(struct.pack(HEADER_FORMAT, MAGIC, family, q["window"], q["channels"], q["hidden"], 0))
+        f.write(q["E"].astype("<i2").tobytes())
+        for side in (0, 1):
+            for name, dtype, _ in HEAD_LAYOUT:
+                f.write(q[name][side].astype(np.dtype(dtype).newbyteorder("<")).tobytes())
+
+
+def read_pnet(path):
+    """Reads a .pnet file back into the dict `write_pnet` takes (plus "family")."""
+    with open(path, "rb") as f:
+        data = f.read()
+    magic, family, window, channels, hidden, reserved = struct.unpack_from(HEADER_FORMAT, data)
+    if magic != MAGIC or reserved != 0 or len(data) != pnet_size(window, channels, hidden):
+        raise ValueError(f"{path}: not a valid .pnet file")
+    shapes = {
+        "w1": (hidden, channels), "b1": (hidden,), "w2": (hidden, hidden), "b2": (hidden,),
+        "w3": (hidden,), "b3": (), "p": (channels,), "u": (channels, hidden),
+    }
+    offset = HEADER_SIZE
+
+    def take(dtype, shape):
+        nonlocal offset
+        dt = np.dtype(dtype).newbyteorder("<")
+        count = int(np.prod(shape))
+        array = np.frombuffer(data, dtype=dt, count=count, offset=offset).reshape(shape)
+        offset += count * dt.itemsize
+        return array.astype(dtype)
+
+    q = {"family": family, "window": window, "channels": channels, "hidden": hidden}
+    q["E"] = take(np.int16, (3**window, channels))
+    heads = [{name: take(dtype, shapes[name]) for name, dtype, _ in HEAD_LAYOUT} for _ in (0, 1)]
+    for name, _, _ in HEAD_LAYOUT:
+        q[name] = np.stack([heads[0][name], heads[1][name]])
+    return q
+
+
+# ---------------------------------------------------------------------------------------
+# Integer inference (the engine's arithmetic) in numpy
+# ---------------------------------------------------------------------------------------
+
+I32_MAX = 2**31 - 1
+
+
+def int_forward(q, keys, empty, side, stats=None):
+    """The engine's integer inference on a batch -> (value logits, policy logits (B, N*N)).
+
+    q: arrays as `read_pnet` returns them; keys (B, N*N, 4), empty (B, N*N), side (B,).
+    Mirrors the spec step by step, in int64; a dict `stats` gets "peak", the largest
+    magnitude of any sum before its shift, to check that the engine's i32 holds it.
+    Logits are the integers over 16384 (value) and 65536 (policy); stones get -inf.
+    """
+    side = np.asarray(side, dtype=np.int64)
+    features = q["E"][keys].astype(np.int32).sum(axis=2, dtype=np.int32)  # (B, cells, C)
+    act = np.clip(features, 0, 256).astype(np.int64) * empty[..., None]
+    pool = act.sum(axis=1)
+    pooled = pool >> POOL_SHIFT
+    w1, w2, u = (q[n][side].astype(np.int64) for n in ("w1", "w2", "u"))
+    b1, b2, w3, p = (q[n][side].astype(np.int64) for n in ("b1", "b2", "w3", "p"))
+    b3 = q["b3"][side].astype(np.int64)
+    pre1 = np.einsum("bhc,bc->bh", w1, pooled) + b1
+    h1 = np.clip(pre1 >> 6, 0, 256)
+    pre2 = np.einsum("bhc,bc->bh", w2, h1) + b2
+    h2 = np.clip(pre2 >> 6, 0, 256)
+    value_int = (w3 * h2).sum(axis=1) + b3
+    pre_dyn = p * 256 + np.einsum("bch,bh->bc", u, h1)
+    dynamic = pre_dyn >> 6
+    policy_int = np.einsum("bnc,bc->bn", act, dynamic)
+    if stats is not None:
+        stats["peak"] = max(int(np.abs(a).max(initial=0)) for a in (pool, pre1, pre2, value_int, pre_dyn, policy_int))
+    policy = np.where(empty, policy_int / POLICY_UNIT, -np.inf)
+    return value_int / VALUE_UNIT, policy
+
+
+# ---------------------------------------------------------------------------------------
+# Float-vs-integer agreement and the engine's agreement file
+# ---------------------------------------------------------------------------------------
+
+AGREE_POSITIONS = 24
+TOP_CELLS = 3
+
+
+def held_out_indices(sets):
+    """(set index, position index) of every held-out position, in reading order."""
+    pairs = [(s, i) for s, ps in enumerate(sets) for i in np.flatnonzero(ps.held_out)]
+    return sorted(pairs, key=lambda pair: sets[pair[0]].seq[pair[1]])
+
+
+@torch.no_grad()
+def float_outputs(net, batch):
+    """Float value logits (B,) and policy logits (B, N*N) as numpy."""
+    inputs, _ = model_inputs(batch, net.rows)
+    value, policy = net(*inputs)
+    return value.numpy().astype(np.float64), policy.numpy().astype(np.float64)
+
+
+def top_cells(policy_row, count=TOP_CELLS):
+    """Indices of the `count` largest finite logits, best first."""
+    finite = np.flatnonzero(np.isfinite(policy_row))
+    order = finite[np.argsort(-policy_row[finite], kind="stable")]
+    return order[:count]
+
+
+def measure_agreement(net, q, sets, window, batch_size=256):
+    """Max |float - int| of the value logit and of the float top-3 policy logits, held-out set.
+
+    Returns (value bound, policy bound, positions measured, peak accumulator magnitude).
+    """
+    net.eval()
+    value_bound = policy_bound = 0.0
+    measured = peak = 0
+    for ps in sets:
+        indices = np.flatnonzero(ps.held_out)
+        for start in range(0, len(indices), batch_size):
+            chunk = indices[start : start + batch_size]
+            batch = ps.batch(chunk, np.zeros(len(chunk), dtype=np.int64), window)
+            float_value, float_policy = float_outputs(net, batch)
+            stats = {}
+            int_value, int_policy = int_forward(q, batch["keys"], batch["empty"], batch["side"], stats)
+            peak = max(peak, stats["peak"])
+            value_bound = max(value_bound, float(np.abs(float_value - int_value).max()))
+            for row in range(len(chunk)):
+                cells = top_cells(float_policy[row])
+                diff = np.abs(float_policy[row, cells] - int_policy[row, cells])
+                policy_bound = max(policy_bound, float(diff.max(initial=0.0)))
+            measured += len(chunk)
+    return value_bound, policy_bound, measured, peak
+
+
+def agreement_lines(net, sets, rule, window, count=AGREE_POSITIONS):
+    """Lines of the agreement file: first `count` held-out positions, float net, no augmentation."""
+    net.eval()
+    lines = []
+    for set_index, index in held_out_indices(sets)[:count]:
+        ps = sets[set_index]
+        batch = ps.batch(np.array([index]), np.zeros(1, dtype=np.int64), window)
+        value, policy = float_outputs(net, batch)
+        cells = [f"{c % ps.size},{c // ps.size}:{policy[0, c]:.5f}" for c in top_cells(policy[0])]
+        lines.append(f"{rule} {ps.size}x{ps.size} {ps.moves_text(index)} {value[0]:.5f} " + " ".join(cells))
+    return lines

@@ -1,0 +1,423 @@
+"""Tests of the trainer: keys, symmetries, games files, the .pnet export and integer inference.
+
+Run: /work/tvenv/bin/python -m unittest discover -s trainer
+"""
+
+import contextlib
+import io
+import math
+import re
+import struct
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pentad_net as pn  # noqa: E402
+import train  # noqa: E402
+
+torch.set_num_threads(1)
+
+# Largest |float - integer| differences the tests accept (value logit, top-3 policy logits).
+# The float net computes the integer net's numbers exactly (quantisation-aware forward, all
+# values exact in float32): the sample run measured 0 over its held-out set (README).
+VALUE_BOUND = 1e-6
+POLICY_BOUND = 1e-6
+
+
+def board_from(size, black=(), white=()):
+    """A (1, N, N) board indexed [y, x] with the given (x, y) stones."""
+    board = np.zeros((1, size, size), dtype=np.int8)
+    for x, y in black:
+        board[0, y, x] = pn.BLACK
+    for x, y in white:
+        board[0, y, x] = pn.WHITE
+    return board
+
+
+def key_at(board, window, x, y, direction):
+    """The key of one cell from compute_keys."""
+    size = board.shape[1]
+    return int(pn.compute_keys(board, window)[0, y * size + x, direction])
+
+
+def slow_key(board, window, x, y, dx, dy):
+    """Reference key: the spec's formula cell by cell, walls off the board."""
+    size = board.shape[0]
+    key = 0
+    for j, offset in enumerate(pn.window_offsets(window)):
+        cx, cy = x + offset * dx, y + offset * dy
+        state = board[cy, cx] if 0 <= cx < size and 0 <= cy < size else pn.WALL
+        key += int(state) * 3**j
+    return key
+
+
+def random_games_text(rng, count, size, rule="renju"):
+    """Games-file text of `count` random games (distinct cells, random results and scores)."""
+    lines = []
+    for game_id in range(count):
+        length = int(rng.integers(4, 30))
+        cells = rng.choice(size * size, size=length, replace=False)
+        moves = ",".join(pn.move_text(int(c % size), int(c // size)) for c in cells)
+        opening = int(rng.integers(0, 4))
+        scores = ",".join(str(int(v)) for v in rng.integers(-900, 900, size=length - opening))
+        result = ("1-0", "0-1", "1/2-1/2")[int(rng.integers(0, 3))]
+        lines.append(f"{game_id} {rule} {size}x{size} {result} {opening} {moves} {scores or '-'}")
+    return "\n".join(lines) + "\n"
+
+
+def sets_from_text(text, rule, lam=0.5):
+    """Position sets of games-file text (through a temporary file and read_games)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "g.games"
+        path.write_text(text)
+        games, _ = pn.read_games(str(path), rule)
+    return pn.position_sets(games, lam)
+
+
+def quick_train(sets, window, steps=40, seed=3):
+    """A net trained for a few steps with random symmetries (weights away from their start)."""
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    net = pn.PentadNet(window=window, channels=8, hidden=8)
+    optimiser = torch.optim.Adam(net.parameters(), lr=3e-3)
+    for _ in range(steps):
+        ps = sets[int(rng.integers(len(sets)))]
+        indices = rng.choice(np.flatnonzero(~ps.held_out), size=32)
+        batch = ps.batch(indices, rng.integers(0, 8, size=32), window)
+        value_loss, policy_loss, _, used_rows = pn.losses(net, batch)
+        net.mark_seen(used_rows)
+        optimiser.zero_grad()
+        (value_loss + policy_loss).backward()
+        optimiser.step()
+        net.fix_zero_row()
+    net.zero_unseen_rows()
+    return net
+
+
+class KeyTest(unittest.TestCase):
+    def test_corner_of_an_empty_board(self):
+        board = board_from(5)
+        # Horizontal at (0, 0): the negative offsets are walls (state 2), the rest empty.
+        self.assertEqual(key_at(board, 8, 0, 0, 0), 2 * (1 + 3 + 9 + 27))  # 80
+        # W=10 on a 5x5 board: offsets -5..-1 are walls, and so is +5 (x = 5 is off the board).
+        self.assertEqual(key_at(board, 10, 0, 0, 0), 2 * (1 + 3 + 9 + 27 + 81) + 2 * 3**9)  # 39608
+        # Anti-diagonal (1, -1) at (0, 0): every slot is off the board.
+        self.assertEqual(key_at(board, 8, 0, 0, 3), 3**8 - 1)
+        self.assertEqual(key_at(board, 10, 0, 0, 3), 3**10 - 1)
+
+    def test_stones_near_the_edge(self):
+        # Black c1 = (2, 0), White a3 = (0, 2); the cell is a1 = (0, 0).
+        board = board_from(5, black=[(2, 0)], white=[(0, 2)])
+        # W=8 horizontal: walls 80, black at +2 = slot 5 -> 1 * 243.
+        self.assertEqual(key_at(board, 8, 0, 0, 0), 80 + 243)
+        # W=8 vertical: walls 80, white at +2 = slot 5 -> 2 * 243.
+        self.assertEqual(key_at(board, 8, 0, 0, 1), 80 + 2 * 243)
+        # W=10 vertical: walls in slots 0..4 (242), white at +2 = slot 6, wall at +5 = slot 9.
+        self.assertEqual(key_at(board, 10, 0, 0, 1), 242 + 2 * 3**6 + 2 * 3**9)
+        # Diagonal (1, 1) from (0, 0) meets neither stone: walls below, empties and +5 above.
+        self.assertEqual(key_at(board, 10, 0, 0, 2), 242 + 2 * 3**9)
+
+    def test_diagonals_in_the_middle(self):
+        # Cell h8 = (7, 7); Black at (9, 9) is +2 on (1, 1); White at (5, 9) is -2 on (1, -1).
+        board = board_from(15, black=[(9, 9)], white=[(5, 9)])
+        self.assertEqual(key_at(board, 10, 7, 7, 2), 1 * 3**6)  # +2 is slot 6 of W=10
+        self.assertEqual(key_at(board, 10, 7, 7, 3), 2 * 3**3)  # -2 is slot 3
+        self.assertEqual(key_at(board, 10, 7, 7, 0), 0)
+        self.assertEqual(key_at(board, 8, 7, 7, 2), 1 * 3**5)  # +2 is slot 5 of W=8
+        self.assertEqual(key_at(board, 8, 7, 7, 3), 2 * 3**2)  # -2 is slot 2
+
+    def test_vectorised_keys_match_the_formula(self):
+        rng = np.random.default_rng(5)
+        for size in (5, 7, 15, 20):
+            board = rng.integers(0, 3, size=(1, size, size)).astype(np.int8)
+            for window in (8, 10):
+                keys = pn.compute_keys(board, window)
+                for d, (dx, dy) in enumerate(pn.DIRECTIONS):
+                    for y in range(size):
+                        for x in range(size):
+                            expected = slow_key(board[0], window, x, y, dx, dy)
+                            self.assertEqual(keys[0, y * size + x, d], expected)
+
+    def test_activations_are_sums_of_embedding_rows(self):
+        # The sparse products must give E[k0] + E[k1] + E[k2] + E[k3] (repeated keys counted
+        # twice, as at a corner) at empty cells and 0 at stones.
+        rng = np.random.default_rng(6)
+        net = pn.PentadNet(window=8, channels=4, hidden=4)
+        with torch.no_grad():
+            net.embed.uniform_(-0.1, 0.4).mul_(256).round_().div_(256)
+            net.embed[0].zero_()
+        boards = rng.choice([0, 0, 0, 1, 2], size=(3, 9, 9)).astype(np.int8)
+        keys = pn.compute_keys(boards, 8)
+        empty = (boards == pn.EMPTY).reshape(3, -1)
+        inputs, _ = pn.model_inputs({"keys": keys, "empty": empty, "side": np.zeros(3)}, net.rows)
+        with torch.no_grad():
+            act = net.activations(*inputs[:4]).numpy()
+        table = net.embed.detach().numpy()
+        expected = np.clip(table[keys].sum(axis=2), 0, 1) * empty[..., None]
+        np.testing.assert_allclose(act, expected, atol=1e-6)
+
+
+class SymmetryTest(unittest.TestCase):
+    def transform_board(self, board, sym):
+        """The array form of apply_symmetry: transpose, then flip x (axis 1), then y (axis 0)."""
+        if sym & 4:
+            board = board.T
+        if sym & 1:
+            board = board[:, ::-1]
+        if sym & 2:
+            board = board[::-1, :]
+        return board
+
+    def test_each_symmetry_maps_board_and_move_together(self):
+        size = 15
+        xs = np.array([[7, 8, 3, 0, 14, 2]])
+        ys = np.array([[7, 9, 1, 13, 0, 2]])
+        plies = np.array([5])
+        board = pn.build_boards(xs, ys, plies, size)[0]
+        images = set()
+        for sym in range(8):
+            sx, sy = pn.apply_symmetry(xs, ys, sym, size)
+            mapped = pn.build_boards(sx, sy, plies, size)[0]
+            np.testing.assert_array_equal(mapped, self.transform_board(board, sym))
+            # The played move lands where the array transform sends it.
+            marker = np.zeros((size, size), dtype=np.int8)
+            marker[ys[0, 5], xs[0, 5]] = 1
+            self.assertEqual(self.transform_board(marker, sym)[sy[0, 5], sx[0, 5]], 1)
+            images.add(mapped.tobytes())
+        self.assertEqual(len(images), 8)
+
+    def test_batch_moves_follow_the_symmetry(self):
+        text = "1 renju 15x15 1-0 1 h8,j10,c2,a14 5,-5,7\n"
+        ps = sets_from_text(text, "renju")[0]
+        for sym in range(8):
+            batch = ps.batch(np.arange(3), np.full(3, sym), 10)
+            for row, ply in enumerate((1, 2, 3)):
+                x, y = pn.apply_symmetry(int(ps.xs[0, ply]), int(ps.ys[0, ply]), sym, 15)
+                self.assertEqual(batch["move"][row], y * 15 + x)
+                self.assertTrue(batch["empty"][row, batch["move"][row]])
+                self.assertEqual(batch["empty"][row].sum(), 225 - ply)
+
+
+class GamesFileTest(unittest.TestCase):
+    TEXT = (
+        "# a comment line\n"
+        "20 renju 15x15 1-0 2 h8,i9,j10,k11 35,-20\n"
+        "1 renju 15x15 1/2-1/2 4 h8,i9,j10,k11 -\n"
+        "2 renju 15x15 1/2-1/2 1 h8,i9,j10 100,29000\n"
+        "3 freestyle 15x15 0-1 0 h8,i9 5,-5\n"
+        "4 renju 15x15 1-0 1 h8,i9 5,6\n"
+        "5 renju 15x15 1-0 0 h8,p9 5,5\n"
+        "6 renju 15x15 1-0 0 h8,h8 5,5\n"
+        "7 standard 15x15 1-0 0 h8,i9 5,5\n"
+        "8 renju 15x15 0-1 0 h8,i9 10,-1"  # cut short: no newline
+    )
+
+    def read(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "t.games"
+            path.write_text(self.TEXT)
+            return pn.read_games(str(path), "renju")
+
+    def test_lines_kept_and_skipped(self):
+        games, skipped = self.read()
+        self.assertEqual([g.game_id for g in games], [20, 1, 2])
+        self.assertEqual(skipped, {"malformed": 3, "other rule": 2, "cut last line": 1})
+        self.assertEqual((games[0].xs[2], games[0].ys[2]), (9, 9))  # j10
+        self.assertEqual(games[1].scores, [])
+        self.assertEqual(games[1].black_result, 0.5)
+
+    def test_positions_and_targets(self):
+        games, _ = self.read()
+        ps = pn.position_sets(games, lam=0.5)[0]
+        sig = lambda s: 1 / (1 + math.exp(-s / 600))  # noqa: E731
+        # Game 20 (held out): plies 2 (Black to move, Black won) and 3 (White, lost).
+        # Game 1 has no searched moves; game 2 (a draw): plies 1 (White) and 2 (Black, mate).
+        np.testing.assert_array_equal(ps.ply, [2, 3, 1, 2])
+        np.testing.assert_array_equal(ps.side, [0, 1, 1, 0])
+        np.testing.assert_array_equal(ps.held_out, [True, True, False, False])
+        expected = [0.5 + 0.5 * sig(35), 0.5 * sig(-20), 0.25 + 0.5 * sig(100), 0.25 + 0.5]
+        np.testing.assert_allclose(ps.target, expected, rtol=1e-6)
+        self.assertEqual(ps.moves_text(0), "h8,i9")
+        batch = ps.batch(np.arange(4), np.zeros(4, dtype=np.int64), 10)
+        np.testing.assert_array_equal(batch["move"], [9 * 15 + 9, 10 * 15 + 10, 8 * 15 + 8, 9 * 15 + 9])
+
+    def test_sizes_are_apart_and_held_out_order_is_reading_order(self):
+        text = (
+            "40 freestyle 20x20 1-0 0 a1,t20,j10 1,2,3\n"
+            "0 freestyle 15x15 0-1 1 h8,o15 -7\n"
+            "20 freestyle 20x20 1/2-1/2 2 b2,c3,d4 5\n"
+        )
+        sets = sets_from_text(text, "freestyle")
+        self.assertEqual([ps.size for ps in sets], [15, 20])
+        order = [(sets[s].size, int(sets[s].ply[i])) for s, i in pn.held_out_indices(sets)]
+        self.assertEqual(order, [(20, 0), (20, 1), (20, 2), (15, 1), (20, 2)])
+        self.assertEqual((sets[1].xs[0, 1], sets[1].ys[0, 1]), (19, 19))  # t20
+
+    def test_lambda_weights_result_against_score(self):
+        sides = np.array([0, 1])
+        np.testing.assert_allclose(pn.value_targets(1.0, sides, [-25000, 300], lam=1.0), [1.0, 0.0])
+        np.testing.assert_allclose(pn.value_targets(1.0, sides, [-25000, 20000], lam=0.0), [0.0, 1.0])
+
+
+class ExportTest(unittest.TestCase):
+    def test_file_size_matches_the_formula(self):
+        self.assertEqual(pn.pnet_size(10, 32, 32), 3792216)
+        self.assertEqual(pn.pnet_size(8, 32, 32), 432984)
+        with tempfile.TemporaryDirectory() as folder:
+            for window, channels, hidden in ((10, 32, 32), (8, 32, 32), (8, 5, 3)):
+                net = pn.PentadNet(window=window, channels=channels, hidden=hidden)
+                path = Path(folder) / f"{window}.pnet"
+                pn.write_pnet(path, pn.quantise(net)[0])
+                self.assertEqual(path.stat().st_size, pn.pnet_size(window, channels, hidden))
+
+    def test_header_and_round_trip(self):
+        torch.manual_seed(1)
+        net = pn.PentadNet(window=8, channels=6, hidden=5)
+        net.seen[:100] = True
+        with torch.no_grad():
+            net.b3.fill_(0.37)
+        q, warnings = pn.quantise(net)
+        self.assertEqual(warnings, [])
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "n.pnet"
+            pn.write_pnet(path, q)
+            data = path.read_bytes()
+            back = pn.read_pnet(path)
+        self.assertEqual(data[:16], b"PNTDNET1" + struct.pack("<BBHHH", 1, 8, 6, 5, 0))
+        self.assertEqual(back["family"], 1)
+        for name in ["E"] + [n for n, _, _ in pn.HEAD_LAYOUT]:
+            np.testing.assert_array_equal(back[name], q[name], err_msg=name)
+            self.assertEqual(back[name].dtype, q[name].dtype)
+        self.assertEqual(int(back["b3"][0]), round(0.37 * 256 * 64))
+        # Row 0 and rows never seen are exported as zero; a seen row is not.
+        self.assertFalse(back["E"][0].any() or back["E"][100:].any())
+        self.assertTrue(back["E"][1:100].any())
+        # The first head's w1 follows E directly, [h][c].
+        offset = 16 + 2 * 3**8 * 6
+        first = np.frombuffer(data, dtype="<i2", count=6, offset=offset)
+        np.testing.assert_array_equal(first, q["w1"][0, 0])
+
+    def test_clamping_is_reported(self):
+        net = pn.PentadNet(window=8, channels=2, hidden=2)
+        with torch.no_grad():
+            net.w2[0, 0, 0] = 1000.0
+        q, warnings = pn.quantise(net)
+        self.assertEqual(q["w2"][0, 0, 0], 32767)
+        self.assertTrue(any(w.startswith("w2: 1 ") for w in warnings))
+
+
+class IntegerInferenceTest(unittest.TestCase):
+    def check_agreement(self, rule, size, window):
+        sets = sets_from_text(random_games_text(np.random.default_rng(size), 80, size, rule), rule)
+        net = quick_train(sets, window)
+        q, _ = pn.quantise(net)
+        value_bound, policy_bound, measured, peak = pn.measure_agreement(net, q, sets, window)
+        self.assertGreater(measured, 20)
+        self.assertLessEqual(value_bound, VALUE_BOUND)
+        self.assertLessEqual(policy_bound, POLICY_BOUND)
+        self.assertLess(peak, pn.I32_MAX)
+
+    def test_renju_int_forward_agrees_with_the_float_net(self):
+        self.check_agreement("renju", 15, 10)
+
+    def test_freestyle_int_forward_agrees_with_the_float_net(self):
+        self.check_agreement("freestyle", 20, 8)
+
+    def test_int_forward_by_hand(self):
+        # One channel, one hidden unit, an empty 5x5 board. On it the centre c3 = (2, 2) has
+        # the same key K in all four directions (empty at +-1, +-2, walls at +-3, +-4); the
+        # other cells of column x = 2 share K horizontally only, those of row y = 2 vertically.
+        keys = pn.compute_keys(board_from(5), 8)
+        centre_key = int(keys[0, 12, 0])
+        self.assertEqual(set(keys[0, 12].tolist()), {centre_key})
+        q = {"E": np.zeros((3**8, 1), dtype=np.int16)}
+        q["E"][centre_key] = 100
+        for name, dtype, _ in pn.HEAD_LAYOUT:
+            shape = {"b1": (2, 1), "b2": (2, 1), "w3": (2, 1), "b3": (2,), "p": (2, 1)}.get(name, (2, 1, 1))
+            q[name] = np.zeros(shape, dtype=dtype)
+        q["w1"][1] = 64  # White to move's head: w1 = 1.0
+        q["b1"][1] = -1000
+        q["w2"][1] = 64
+        q["w3"][1] = 128  # 2.0
+        q["b3"][1] = -100
+        q["p"][1] = -32  # -0.5
+        q["u"][1] = 65
+        value, policy = pn.int_forward(q, keys, np.ones((1, 25), dtype=bool), np.array([1]))
+        # a: centre min(400, 256) = 256, eight cells 100 -> pool 1056, g = 1056 >> 4 = 66.
+        # h1 = (64 * 66 - 1000) >> 6 = 3224 >> 6 = 50; h2 = (64 * 50) >> 6 = 50.
+        self.assertEqual(value[0], (128 * 50 - 100) / 16384)
+        # dyn = (-32 * 256 + 65 * 50) >> 6 = -4942 >> 6 = -78 (toward minus infinity, not -77).
+        self.assertEqual(policy[0, 12], 256 * -78 / 65536)
+        self.assertEqual(policy[0, 2], 100 * -78 / 65536)
+        self.assertEqual(policy[0, 0], 0.0)
+        # The Black-to-move head is all zero here.
+        value, _ = pn.int_forward(q, keys, np.ones((1, 25), dtype=bool), np.array([0]))
+        self.assertEqual(value[0], 0.0)
+
+
+class TrainScriptTest(unittest.TestCase):
+    def test_train_then_export_only(self):
+        text = random_games_text(np.random.default_rng(9), 100, 15)
+        with tempfile.TemporaryDirectory() as folder:
+            games = Path(folder) / "a.games"
+            games.write_text(text)
+            out = Path(folder) / "net"
+            args = [str(games), "--epochs", "1", "--channels", "8", "--hidden", "8", "--out", str(out)]
+            with contextlib.redirect_stdout(io.StringIO()) as printed:
+                train.main(args)
+            self.assertIn("float vs integer over", printed.getvalue())
+            first = (Path(f"{out}.pnet").read_bytes(), Path(f"{out}.agree.txt").read_text())
+            self.check_agreement_file(pn.read_pnet(f"{out}.pnet"), first[1])
+            with contextlib.redirect_stdout(io.StringIO()):
+                train.main([str(games), "--export-only", f"{out}.pt", "--out", f"{out}2"])
+            second = (Path(f"{out}2.pnet").read_bytes(), Path(f"{out}2.agree.txt").read_text())
+        self.assertEqual(first, second)
+        lines = first[1].splitlines()
+        self.assertEqual(len(lines), 24)
+        cell = r"\d+,\d+:-?\d+\.\d{5}"
+        pattern = rf"renju 15x15 (-|[a-z]\d+(,[a-z]\d+)*) -?\d+\.\d{{5}} {cell} {cell} {cell}"
+        for line in lines:
+            self.assertRegex(line, pattern)
+        # The first held-out game is game 0; its first searched position comes first.
+        opening = int(text.split("\n")[0].split()[4])
+        moves = text.split("\n")[0].split()[5].split(",")
+        self.assertEqual(lines[0].split()[2], ",".join(moves[:opening]) or "-")
+
+    def check_agreement_file(self, q, text):
+        """What the engine's test does: replay each line's moves and compare integer outputs."""
+        for line in text.splitlines():
+            rule, size_text, moves, value, *cells = line.split()
+            size = pn.parse_size(size_text)
+            window = pn.FAMILIES[rule][1]
+            played = [pn.parse_move(m, size) for m in moves.split(",")] if moves != "-" else []
+            board = board_from(size, black=played[0::2], white=played[1::2])
+            keys = pn.compute_keys(board, window)
+            empty = (board == pn.EMPTY).reshape(1, -1)
+            int_value, int_policy = pn.int_forward(q, keys, empty, np.array([len(played) % 2]))
+            self.assertAlmostEqual(int_value[0], float(value), delta=1e-4)
+            for cell in cells:
+                x, y, logit = re.fullmatch(r"(\d+),(\d+):(\S+)", cell).groups()
+                self.assertTrue(empty[0, int(y) * size + int(x)])
+                self.assertAlmostEqual(int_policy[0, int(y) * size + int(x)], float(logit), delta=1e-4)
+
+    def test_same_seed_same_net(self):
+        text = random_games_text(np.random.default_rng(4), 30, 15)
+        outputs = []
+        with tempfile.TemporaryDirectory() as folder:
+            games = Path(folder) / "a.games"
+            games.write_text(text)
+            for run in range(2):
+                out = Path(folder) / f"n{run}"
+                with contextlib.redirect_stdout(io.StringIO()):
+                    train.main([str(games), "--epochs", "2", "--channels", "4", "--hidden", "4", "--out", str(out)])
+                outputs.append(Path(f"{out}.pnet").read_bytes())
+        self.assertEqual(outputs[0], outputs[1])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,197 @@
+"""Trains Pentad's evaluation network on games files and exports the quantised `.pnet` file.
+
+    python trainer/train.py /work/data/*.games --rule renju --epochs 10 --out /work/nets/renju
+    python trainer/train.py /work/data/*.games --export-only /work/nets/renju.pt
+
+Writes <out>.pt (float state_dict), <out>.pnet (quantised net) and <out>.agree.txt (float
+outputs of held-out positions, for the engine's agreement test).
+"""
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pentad_net as pn  # noqa: E402
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="+", help="games files")
+    parser.add_argument("--rule", choices=sorted(pn.FAMILIES), default="renju", help="train on this rule's games")
+    parser.add_argument("--out", help="output name prefix (default: the checkpoint's, with --export-only)")
+    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--lambda", dest="lam", type=float, default=0.5, help="game result's weight in the value target")
+    parser.add_argument("--policy-weight", type=float, default=1.0)
+    parser.add_argument("--channels", type=int, default=32)
+    parser.add_argument("--hidden", type=int, default=32)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
+    parser.add_argument("--export-only", metavar="CHECKPOINT", help="skip training: export this checkpoint again")
+    args = parser.parse_args(argv)
+    if args.out is None and args.export_only is None:
+        parser.error("--out is required when training")
+    return args
+
+
+def load_data(paths, rule, lam):
+    """Reads all games files -> position sets by board size; prints what was read."""
+    games = []
+    for path in paths:
+        file_games, skipped = pn.read_games(path, rule)
+        games.extend(file_games)
+        notes = ", ".join(f"{n} {what}" for what, n in skipped.items() if n)
+        print(f"{path}: {len(file_games)} {rule} games" + (f" (skipped {notes})" if notes else ""))
+    sets = pn.position_sets(games, lam)
+    if not sets:
+        sys.exit(f"no searched {rule} positions in the games files")
+    for ps in sets:
+        held = int(ps.held_out.sum())
+        print(f"  {ps.size}x{ps.size}: {ps.game_count} games, {len(ps) - held} training positions, {held} held-out")
+    return sets
+
+
+def plan_batches(sets, batch_size, rng):
+    """One epoch's batches: each of one board size, shuffled within and across sizes."""
+    batches = []
+    for set_index, ps in enumerate(sets):
+        indices = rng.permutation(np.flatnonzero(~ps.held_out))
+        batches += [(set_index, indices[i : i + batch_size]) for i in range(0, len(indices), batch_size)]
+    order = rng.permutation(len(batches))
+    return [batches[i] for i in order]
+
+
+def train_epoch(net, optimiser, sets, args, rng):
+    """One pass over the training positions with random symmetries -> (mean loss, positions)."""
+    net.train()
+    total_loss, count = 0.0, 0
+    for set_index, indices in plan_batches(sets, args.batch, rng):
+        syms = rng.integers(0, 8, size=len(indices))
+        batch = sets[set_index].batch(indices, syms, net.window)
+        value_loss, policy_loss, _, used_rows = pn.losses(net, batch)
+        net.mark_seen(used_rows)
+        loss = value_loss + args.policy_weight * policy_loss
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        net.fix_zero_row()
+        total_loss += loss.item() * len(indices)
+        count += len(indices)
+    return total_loss / max(count, 1), count
+
+
+@torch.no_grad()
+def evaluate(net, sets, batch_size):
+    """Held-out value BCE, policy CE and top-1 accuracy (no augmentation)."""
+    net.eval()
+    value_sum = policy_sum = hits = count = 0.0
+    for ps in sets:
+        indices = np.flatnonzero(ps.held_out)
+        for start in range(0, len(indices), batch_size):
+            chunk = indices[start : start + batch_size]
+            batch = ps.batch(chunk, np.zeros(len(chunk), dtype=np.int64), net.window)
+            value_loss, policy_loss, batch_hits, _ = pn.losses(net, batch)
+            value_sum += value_loss.item() * len(chunk)
+            policy_sum += policy_loss.item() * len(chunk)
+            hits += batch_hits.item()
+            count += len(chunk)
+    count = max(count, 1)
+    return value_sum / count, policy_sum / count, hits / count
+
+
+def print_baselines(sets):
+    """Held-out losses of trivial predictors, to read the trained numbers against."""
+    targets = np.concatenate([ps.target[ps.held_out] for ps in sets]).astype(np.float64)
+    if targets.size == 0:
+        print("no held-out positions (held out: games with id % 20 == 0)")
+        return
+    t = np.clip(targets, 1e-12, 1 - 1e-12)
+    floor = float(np.mean(-(t * np.log(t) + (1 - t) * np.log(1 - t))))
+    empties = np.concatenate([ps.size * ps.size - ps.ply[ps.held_out] for ps in sets])
+    print(
+        f"held-out baselines: value loss of constant 0.5 = {math.log(2):.4f}, "
+        f"value loss floor (target entropy) = {floor:.4f}, "
+        f"policy loss of uniform over empty cells = {float(np.mean(np.log(empties))):.4f}"
+    )
+
+
+def export(net, sets, rule, out):
+    """Writes <out>.pnet and <out>.agree.txt and prints the float-vs-integer bound."""
+    net.zero_unseen_rows()
+    q, warnings = pn.quantise(net)
+    for warning in warnings:
+        print(f"warning: {warning}")
+    pnet_path = Path(f"{out}.pnet")
+    pn.write_pnet(pnet_path, q)
+    q = pn.read_pnet(pnet_path)  # measure what the engine will read
+    used = int(np.count_nonzero(np.any(q["E"] != 0, axis=1)))
+    print(f"wrote {pnet_path}: {pnet_path.stat().st_size} bytes, {used} of {3**net.window} embedding rows non-zero")
+    value_bound, policy_bound, measured, peak = pn.measure_agreement(net, q, sets, net.window)
+    print(
+        f"float vs integer over {measured} held-out positions: max |value logit diff| = {value_bound:.3g}, "
+        f"max |top-3 policy logit diff| = {policy_bound:.3g}; largest integer accumulator {peak}"
+        + (" (exceeds i32!)" if peak > pn.I32_MAX else " (fits i32)")
+    )
+    if peak >= 2**24:
+        print("warning: accumulators reach 2^24: the float net may round where the integer net does not")
+    lines = pn.agreement_lines(net, sets, rule, net.window)
+    agree_path = Path(f"{out}.agree.txt")
+    agree_path.write_text("".join(line + "\n" for line in lines))
+    print(f"wrote {agree_path}: {len(lines)} positions")
+
+
+def train(args):
+    """Trains a fresh net, saves <out>.pt and exports it."""
+    rng = np.random.default_rng(args.seed)
+    torch.manual_seed(args.seed)
+    window = pn.FAMILIES[args.rule][1]
+    sets = load_data(args.games, args.rule, args.lam)
+    net = pn.PentadNet(window=window, channels=args.channels, hidden=args.hidden)
+    optimiser = torch.optim.Adam(net.parameters(), lr=args.lr, fused=True)
+    print_baselines(sets)
+    start = time.time()
+    for epoch in range(1, args.epochs + 1):
+        epoch_start = time.time()
+        train_loss, positions = train_epoch(net, optimiser, sets, args, rng)
+        train_time = time.time() - epoch_start
+        net.zero_unseen_rows()
+        value_loss, policy_loss, top1 = evaluate(net, sets, args.batch)
+        print(
+            f"epoch {epoch}: train loss {train_loss:.4f} | held-out value {value_loss:.4f} "
+            f"policy {policy_loss:.4f} top-1 {100 * top1:.1f}% | {positions / train_time:.0f} positions/s"
+        )
+    print(f"trained {args.epochs} epochs in {time.time() - start:.0f} s")
+    checkpoint = Path(f"{args.out}.pt")
+    torch.save(net.state_dict(), checkpoint)
+    print(f"wrote {checkpoint}")
+    export(net, sets, args.rule, args.out)
+
+
+def export_only(args):
+    """Loads a checkpoint and exports it again (its window decides the rule)."""
+    net = pn.PentadNet.from_state_dict(torch.load(args.export_only, weights_only=True))
+    rule = pn.WINDOW_FAMILY[net.window]
+    if rule != args.rule:
+        print(f"note: the checkpoint is a {rule} net; reading {rule} games")
+    out = args.out or str(Path(args.export_only).with_suffix(""))
+    export(net, load_data(args.games, rule, args.lam), rule, out)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    torch.set_num_threads(args.threads)
+    if args.export_only:
+        export_only(args)
+    else:
+        train(args)
+
+
+if __name__ == "__main__":
+    main()
