@@ -201,6 +201,66 @@ pub fn prepare_for_append(path: &str) -> Result<HashSet<usize>> {
     Ok(ids)
 }
 
+/// Options of `pentad-tools merge-games`.
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// The merged games file to write (replaced).
+    #[arg(long)]
+    pub out: String,
+    /// Games files of one run's shards (`selfplay --shard`), in any order.
+    #[arg(required = true)]
+    pub inputs: Vec<String>,
+}
+
+/// `pentad-tools merge-games`: joins the shards of a run into one games file ordered by game
+/// number. A game found in two inputs must be the same line in both (shards of one run
+/// never overlap; a resumed shard may be given twice); different lines under one number
+/// mean shards of different runs, an error. A shard's cut-off last line is left out.
+pub fn merge(args: &MergeArgs) -> Result<()> {
+    let mut games = std::collections::BTreeMap::new();
+    for path in &args.inputs {
+        for line in read_whole_lines(path)? {
+            let game = GameLine::parse(&line).with_context(|| format!("in {path}"))?;
+            match games.get(&game.id) {
+                Some(seen) if *seen != line => {
+                    bail!(
+                        "game {} differs between inputs (shards of different runs?)",
+                        game.id
+                    )
+                }
+                _ => {
+                    games.insert(game.id, line);
+                }
+            }
+        }
+    }
+    let mut text = String::new();
+    for line in games.values() {
+        text.push_str(line);
+        text.push('\n');
+    }
+    std::fs::write(&args.out, text).with_context(|| format!("cannot write {}", args.out))?;
+    eprintln!(
+        "{} games from {} files in {}",
+        games.len(),
+        args.inputs.len(),
+        args.out
+    );
+    Ok(())
+}
+
+/// The complete game lines of a games file (comments, blank lines and a last line without
+/// its newline left out).
+fn read_whole_lines(path: &str) -> Result<Vec<String>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+    let whole = text.rfind('\n').map_or(0, |i| i + 1);
+    Ok(text[..whole]
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect())
+}
+
 /// Reads a positions file, or a games file of `pentad-tools selfplay` (this module),
 /// as games: a games file's lines are its games expanded into their positions; a positions
 /// file's lines are taken [`POSITIONS_PER_GAME`] at a time. A file whose first line has the

@@ -42,6 +42,8 @@ enum Command {
     EvalTune(eval_tune::Args),
     /// Play training games in this process (resumable), with search scores.
     Selfplay(selfplay::Args),
+    /// Join the games files of a sharded selfplay run into one.
+    MergeGames(games_file::MergeArgs),
     /// Turn recorded games into training positions with search scores.
     Label(label::Args),
     /// Fit the learned evaluation tables to training positions or self-play games.
@@ -75,6 +77,7 @@ fn main() {
         Command::Openings(a) => openings::run(a),
         Command::EvalTune(a) => eval_tune::run(a),
         Command::Selfplay(a) => selfplay::run(a),
+        Command::MergeGames(a) => games_file::merge(a),
         Command::Label(a) => label::run(a),
         Command::Train(a) => train_eval::run(a),
         Command::TrainOrder(a) => train_order::run(a),

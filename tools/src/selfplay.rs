@@ -65,6 +65,43 @@ pub struct Args {
     /// A game still going after this many plies is a draw.
     #[arg(long, default_value_t = 200)]
     pub max_plies: usize,
+    /// Play only shard I of N (`I/N`, I from 0): the games whose number is I modulo N. A
+    /// game depends only on the seed and its number, so N shards (each in its own file, on
+    /// any machines, e.g. one per Slurm array task or Kubernetes Job index) together hold
+    /// exactly the games of one unsharded run; `merge-games` joins them.
+    #[arg(long, value_parser = parse_shard, default_value = "0/1")]
+    pub shard: Shard,
+}
+
+/// One part of a sharded run: the games `g` with `g % count == index`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// Whether game number `g` belongs to this shard.
+    pub fn has(self, g: usize) -> bool {
+        g % self.count == self.index
+    }
+}
+
+/// Parses `I/N` with N ≥ 1 and I < N.
+fn parse_shard(s: &str) -> Result<Shard, String> {
+    let (i, n) = s.split_once('/').ok_or("expected I/N, such as 3/16")?;
+    let index: usize = i
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad shard index `{i}`"))?;
+    let count: usize = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad shard count `{n}`"))?;
+    if count == 0 || index >= count {
+        return Err(format!("shard {index}/{count}: need 0 <= I < N"));
+    }
+    Ok(Shard { index, count })
 }
 
 /// Random openings: stone count range and the distance from the centre they stay within.
@@ -85,7 +122,9 @@ struct Plan {
 pub fn run(args: &Args) -> Result<()> {
     let plan = plan(args)?;
     let done = games_file::prepare_for_append(&args.out)?;
-    let pending: Vec<usize> = (0..args.games).filter(|g| !done.contains(g)).collect();
+    let pending: Vec<usize> = (0..args.games)
+        .filter(|&g| args.shard.has(g) && !done.contains(&g))
+        .collect();
     let out = OpenOptions::new()
         .create(true)
         .append(true)
@@ -95,10 +134,12 @@ pub fn run(args: &Args) -> Result<()> {
     let next = AtomicUsize::new(0);
     let progress = Progress::new(pending.len() as u64, "selfplay");
     progress.note(&format!(
-        "{} games in {}, {} to play",
+        "{} games in {}, {} to play (shard {}/{})",
         done.len(),
         args.out,
-        pending.len()
+        pending.len(),
+        args.shard.index,
+        args.shard.count
     ));
     let failed: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     std::thread::scope(|s| {

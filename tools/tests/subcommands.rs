@@ -120,6 +120,94 @@ fn selfplay_writes_one_line_a_game() {
 }
 
 #[test]
+fn shards_merged_equal_the_unsharded_run() {
+    let dir = scratch("shards");
+    let run = |out: &Path, shard: &str| {
+        tools(&[
+            "selfplay",
+            "--out",
+            path(out),
+            "--games",
+            "5",
+            "--nodes",
+            "150",
+            "--threads",
+            "1",
+            "--hash-mb",
+            "1",
+            "--max-plies",
+            "24",
+            "--seed",
+            "3",
+            "--shard",
+            shard,
+        ]);
+    };
+    let (whole, s0, s1) = (dir.join("all.txt"), dir.join("s0.txt"), dir.join("s1.txt"));
+    run(&whole, "0/1");
+    run(&s0, "0/2");
+    run(&s1, "1/2");
+    assert_eq!(std::fs::read_to_string(&s0).unwrap().lines().count(), 3);
+    let merged = dir.join("merged.txt");
+    // Inputs in any order, one of them twice (a resumed shard given again).
+    tools(&[
+        "merge-games",
+        "--out",
+        path(&merged),
+        path(&s1),
+        path(&s0),
+        path(&s1),
+    ]);
+    let mut lines: Vec<String> = std::fs::read_to_string(&whole)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    lines.sort_by_key(|l| l.split(' ').next().unwrap().parse::<usize>().unwrap());
+    assert_eq!(
+        std::fs::read_to_string(&merged).unwrap(),
+        lines.join("\n") + "\n"
+    );
+    // A shard of another run (another seed) clashes on game numbers: refused.
+    let other = dir.join("other.txt");
+    tools(&[
+        "selfplay",
+        "--out",
+        path(&other),
+        "--games",
+        "2",
+        "--nodes",
+        "150",
+        "--threads",
+        "1",
+        "--hash-mb",
+        "1",
+        "--max-plies",
+        "24",
+        "--seed",
+        "4",
+    ]);
+    let out = Command::new(TOOLS)
+        .args([
+            "merge-games",
+            "--out",
+            path(&merged),
+            path(&s0),
+            path(&other),
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("differs between inputs"));
+    let bad = Command::new(TOOLS)
+        .args(["selfplay", "--out", path(&other), "--shard", "2/2"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success(), "shard 2/2 accepted");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn label_writes_the_searched_positions_of_a_results_file() {
     let dir = scratch("label");
     let results = dir.join("r.jsonl");
