@@ -1,6 +1,6 @@
 """Tests of the trainer: keys, symmetries, games files, the .pnet export and integer inference.
 
-Run: /work/tvenv/bin/python -m unittest discover -s trainer
+Run: .venv/bin/python -m unittest discover -s trainer
 """
 
 import contextlib

@@ -1,7 +1,7 @@
 """Trains Pentad's evaluation network on games files and exports the quantised `.pnet` file.
 
-    python trainer/train.py /work/data/*.games --rule renju --epochs 10 --out /work/nets/renju
-    python trainer/train.py /work/data/*.games --export-only /work/nets/renju.pt
+    python trainer/train.py data/*.games --rule renju --epochs 10 --out nets/renju
+    python trainer/train.py data/*.games --export-only nets/renju.pt
 
 Writes <out>.pt (float state_dict), <out>.pnet (quantised net) and <out>.agree.txt (float
 outputs of held-out positions, for the engine's agreement test).
