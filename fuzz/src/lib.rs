@@ -1,5 +1,5 @@
 //! The fuzz targets' checks, shared by the libFuzzer entry points (`fuzz_targets/`) and the
-//! stable corpus replay (`tests/fuzz_corpus.rs`, which includes this file as a module): each
+//! stable corpus replay (`tests/integration/fuzz_corpus.rs`, which includes this file as a module): each
 //! function takes arbitrary bytes and panics on a bug (a panic, a mismatch with a from-scratch
 //! recomputation, or output that is not a protocol line).
 

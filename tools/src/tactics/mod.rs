@@ -1,5 +1,5 @@
 //! `pentad-tools tactics`: generates the positions of `tests/data/tactics.txt` (the engine's
-//! tactical suite, `tests/tactics.rs`), each proved with the independent naive solver of
+//! tactical suite, `tests/integration/tactics.rs`), each proved with the independent naive solver of
 //! [`naive`]. Lines go to stdout in the file's format; `--part all` prints the whole file.
 
 mod chains;

@@ -1,12 +1,11 @@
 //! Compares the board's renju forbidden points with an independent naive checker written
-//! straight from docs/rules.md (tests/renju_support.rs), on thousands of random renju positions.
+//! straight from docs/rules.md (tests/integration/renju_support.rs), on thousands of random renju positions.
 
 use pentad::board::{debug, Board, Pattern4};
 use pentad::core::{Color, Pos, Rule};
 use rand::{Rng, SeedableRng};
 
-#[path = "renju_support.rs"]
-mod support;
+use super::renju_support as support;
 
 use support::Naive;
 

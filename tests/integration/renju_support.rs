@@ -1,7 +1,7 @@
 //! Shared by the renju tests: an independent naive forbidden-point checker written straight
 //! from docs/rules.md (plain 2-D grid, no tables, no fast path), and the parser of
-//! `tests/data/renju-cases.txt`. Included by the other renju tests with `#[path]`; as its own
-//! test target it checks the naive checker on a few textbook shapes.
+//! `tests/data/renju-cases.txt`. Used by the other renju tests; its own tests check the naive checker on a few textbook
+//! shapes.
 #![allow(dead_code)]
 
 use pentad::board::Board;

@@ -13,7 +13,7 @@ const NODES: u64 = 40_000;
 
 #[test]
 fn game_positions_with_a_threat_win_are_proved() {
-    let text = include_str!("data/threat-wins.txt");
+    let text = include_str!("../data/threat-wins.txt");
     let mut positions = 0;
     for line in text
         .lines()

@@ -9,8 +9,7 @@
 //! verdicts). Every case is checked against the board (fast path, exact procedure,
 //! `Pattern4`) and against the independent naive checker.
 
-#[path = "renju_support.rs"]
-mod support;
+use super::renju_support as support;
 
 use pentad::board::{debug, Forbidden, Pattern4};
 use pentad::core::Color;

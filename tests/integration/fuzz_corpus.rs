@@ -2,7 +2,7 @@
 //! through the same check functions on the stable compiler: every input that once reached new
 //! coverage, and every input that once failed (`fuzz/regressions/<target>/`), must pass.
 
-#[path = "../fuzz/src/lib.rs"]
+#[path = "../../fuzz/src/lib.rs"]
 mod targets;
 
 use std::path::Path;
