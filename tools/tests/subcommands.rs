@@ -122,13 +122,9 @@ fn selfplay_writes_one_line_a_game() {
 #[test]
 fn shards_merged_equal_the_unsharded_run() {
     let dir = scratch("shards");
-    let run = |out: &Path, shard: &str| {
-        tools(&[
-            "selfplay",
-            "--out",
-            path(out),
-            "--games",
-            "5",
+    // A short selfplay run: `games` games of `seed`, shard `shard`, into `out`.
+    let run = |out: &Path, games: &str, seed: &str, shard: &str| {
+        let fixed = [
             "--nodes",
             "150",
             "--threads",
@@ -137,16 +133,24 @@ fn shards_merged_equal_the_unsharded_run() {
             "1",
             "--max-plies",
             "24",
+        ];
+        let mut args = vec![
+            "selfplay",
+            "--out",
+            path(out),
+            "--games",
+            games,
             "--seed",
-            "3",
-            "--shard",
-            shard,
-        ]);
+            seed,
+        ];
+        args.extend(fixed);
+        args.extend(["--shard", shard]);
+        tools(&args);
     };
     let (whole, s0, s1) = (dir.join("all.txt"), dir.join("s0.txt"), dir.join("s1.txt"));
-    run(&whole, "0/1");
-    run(&s0, "0/2");
-    run(&s1, "1/2");
+    run(&whole, "5", "3", "0/1");
+    run(&s0, "5", "3", "0/2");
+    run(&s1, "5", "3", "1/2");
     assert_eq!(std::fs::read_to_string(&s0).unwrap().lines().count(), 3);
     let merged = dir.join("merged.txt");
     // Inputs in any order, one of them twice (a resumed shard given again).
@@ -170,23 +174,7 @@ fn shards_merged_equal_the_unsharded_run() {
     );
     // A shard of another run (another seed) clashes on game numbers: refused.
     let other = dir.join("other.txt");
-    tools(&[
-        "selfplay",
-        "--out",
-        path(&other),
-        "--games",
-        "2",
-        "--nodes",
-        "150",
-        "--threads",
-        "1",
-        "--hash-mb",
-        "1",
-        "--max-plies",
-        "24",
-        "--seed",
-        "4",
-    ]);
+    run(&other, "2", "4", "0/1");
     let out = Command::new(TOOLS)
         .args([
             "merge-games",
