@@ -161,8 +161,9 @@ pub fn load_file(path: &Path) -> Result<Family> {
     Ok(family)
 }
 
-/// The bytes of a network file (for tests and tools that write networks).
-pub fn to_bytes(net: &Network) -> Vec<u8> {
+/// The bytes of a network file (the trainer writes real ones; this serves the round-trip test).
+#[cfg(test)]
+fn to_bytes(net: &Network) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
     out.push(net.family.code());
     out.push(net.family.window() as u8);

@@ -24,7 +24,7 @@ use std::sync::{Arc, OnceLock, RwLock};
 
 use crate::core::RuleKind;
 
-pub use file::{load_file, parse, to_bytes, MAGIC};
+pub use file::{load_file, parse, MAGIC};
 pub use infer::{policy_logit, Heads, Hidden};
 
 /// Feature channels per cell (one AVX2 register pair of `i16`).

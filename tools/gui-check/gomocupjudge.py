@@ -90,8 +90,10 @@ def startup_ms(wine, exe, runs=3):
                              stderr=subprocess.DEVNULL, cwd=os.path.dirname(exe))
         p.stdin.write(b"START 15\r\n")
         p.stdin.flush()
-        while p.stdout.readline().strip() != b"OK":
+        while (line := p.stdout.readline()) and line.strip() != b"OK":
             pass
+        if not line:
+            sys.exit("gomocupjudge: the engine exited before answering START")
         times.append((time.time() - t) * 1000)
         p.stdin.write(b"END\r\n")
         p.stdin.flush()
