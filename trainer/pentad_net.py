@@ -80,6 +80,12 @@ class Game:
     xs: list
     ys: list
     scores: list
+    # The classical evaluation before each searched move, for the side to move (evaluation
+    # units, `pentad-tools static-eval`): the base the network's value adds to. None: zero.
+    evals: list = None
+    # Per searched move, (the played move's child's classical evaluation, [(x, y, eval) of
+    # sibling moves]) from `static-eval --siblings`; None when the file has no siblings.
+    siblings: list = None
 
 
 def parse_move(text, size):
@@ -171,6 +177,55 @@ def read_games(path, rule):
     return games, skipped
 
 
+def parse_siblings(text, size):
+    """`e[:s]/m:e[:s]/...` -> ((e, s), [(x, y, e, s), ...]), s None when the child was not
+    searched; None if malformed."""
+    parts = text.split("/")
+    try:
+        head = parts[0].split(":")
+        if len(head) > 2:
+            return None
+        played = (int(head[0]), int(head[1]) if len(head) == 2 else None)
+        others = []
+        for part in parts[1:]:
+            fields = part.split(":")
+            cell = parse_move(fields[0], size)
+            if cell is None or len(fields) not in (2, 3):
+                return None
+            score = int(fields[2]) if len(fields) == 3 else None
+            others.append((cell[0], cell[1], int(fields[1]), score))
+    except ValueError:
+        return None
+    return played, others
+
+
+def read_evals(path):
+    """A `pentad-tools static-eval` file -> {game id: (evals per searched move, siblings or None)}."""
+    evals = {}
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            fields = line.split()
+            values = parse_scores(fields[1]) if len(fields) in (2, 3) and fields[0].isdigit() else None
+            siblings = None
+            if values is not None and len(fields) == 3:
+                siblings = [] if fields[2] == "-" else [parse_siblings(t, MAX_SIZE) for t in fields[2].split(",")]
+                if None in siblings or len(siblings) != len(values):
+                    values = None
+            if values is None:
+                raise ValueError(f"{path}:{number}: not an `<id> <evals> [<siblings>]` line")
+            evals[int(fields[0])] = (values, siblings)
+    return evals
+
+
+def attach_evals(games, evals, source):
+    """Gives each game its classical evaluations; a game without the right count is an error."""
+    for game in games:
+        values, siblings = evals.get(game.game_id, (None, None))
+        if values is None or len(values) != len(game.scores):
+            raise ValueError(f"{source}: no evaluation per searched move for game {game.game_id}")
+        game.evals, game.siblings = values, siblings
+
+
 def value_targets(black_result, sides, scores, lam):
     """t = lam * result + (1 - lam) * sigmoid(score / 600), all for the side to move.
 
@@ -255,7 +310,7 @@ class PositionSet:
         length = max(len(g.xs) for g in games)
         self.xs = np.zeros((len(games), length), dtype=np.int8)
         self.ys = np.zeros((len(games), length), dtype=np.int8)
-        game_idx, plies, black_results, scores = [], [], [], []
+        game_idx, plies, black_results, scores, bases, sibs = [], [], [], [], [], []
         for index, game in enumerate(games):
             self.xs[index, : len(game.xs)] = game.xs
             self.ys[index, : len(game.ys)] = game.ys
@@ -264,18 +319,81 @@ class PositionSet:
             plies.extend(range(game.opening, game.opening + searched))
             black_results.extend([game.black_result] * searched)
             scores.extend(game.scores)
+            bases.extend(game.evals if game.evals is not None else [0] * searched)
+            sibs.extend(game.siblings if game.siblings is not None else [None] * searched)
         self.game = np.array(game_idx, dtype=np.int64)
         self.ply = np.array(plies, dtype=np.int64)
         self.side = self.ply & 1  # 0 Black to move, 1 White to move
         self.target = value_targets(np.array(black_results), self.side, scores, lam)
+        # The classical evaluation as a logit: the network's value is a correction to it.
+        self.base = (np.asarray(bases, dtype=np.float64) / SCORE_SCALE).astype(np.float32)
+        self.set_siblings(sibs)
         game_held_out = np.array([g.game_id % 20 == 0 for g in games], dtype=bool)
         self.held_out = game_held_out[self.game]
         # Reading order across sets (file, line, ply): the agreement file takes the first
         # held-out positions in this order.
         self.seq = np.asarray(reading_order, dtype=np.int64)[self.game] * (MAX_SIZE * MAX_SIZE + 1) + self.ply
 
+    def set_siblings(self, sibs):
+        """Sibling arrays: cells (P, K, 2), child logits (P, K + 1, played first), valid
+        mask, and the children's search targets with their mask."""
+        count = max((len(s[1]) for s in sibs if s is not None), default=0)
+        self.sibling_count = count
+        self.sib_xy = np.zeros((len(sibs), count, 2), dtype=np.int8)
+        self.sib_base = np.zeros((len(sibs), count + 1), dtype=np.float32)
+        self.sib_valid = np.zeros((len(sibs), count + 1), dtype=bool)
+        scores = np.zeros((len(sibs), count + 1), dtype=np.float64)
+        self.sib_scored = np.zeros((len(sibs), count + 1), dtype=bool)
+        for i, sib in enumerate(sibs):
+            if sib is None:
+                continue
+            (played, played_score), others = sib
+            children = [(played, played_score)] + [(value, score) for _, _, value, score in others]
+            for k, (value, score) in enumerate(children):
+                self.sib_base[i, k] = value / SCORE_SCALE
+                self.sib_valid[i, k] = True
+                if score is not None:
+                    scores[i, k] = score
+                    self.sib_scored[i, k] = True
+            for k, (x, y, _, _) in enumerate(others):
+                self.sib_xy[i, k] = (x, y)
+        self.sib_target = value_targets(0.5, np.zeros(scores.shape, dtype=np.int64), scores, 0.0)
+
     def __len__(self):
         return len(self.game)
+
+    def children(self, indices, syms, window):
+        """The positions after the played move and after each sibling, flattened (B * (K + 1)),
+        played first, under the same symmetries; None without siblings."""
+        if self.sibling_count == 0:
+            return None
+        games, plies = self.game[indices], self.ply[indices]
+        xs, ys = self.xs[games].astype(np.int64), self.ys[games].astype(np.int64)
+        xs, ys = apply_symmetry(xs, ys, np.asarray(syms)[:, None], self.size)
+        played = build_boards(xs, ys, plies + 1, self.size)
+        parent = build_boards(xs, ys, plies, self.size)
+        sx, sy = apply_symmetry(
+            self.sib_xy[indices, :, 0].astype(np.int64), self.sib_xy[indices, :, 1].astype(np.int64),
+            np.asarray(syms)[:, None], self.size,
+        )
+        count, k = len(indices), self.sibling_count
+        kids = np.repeat(parent[:, None], k + 1, axis=1)
+        kids[:, 0] = played
+        colour = (BLACK + self.side[indices]).astype(np.int8)
+        rows = np.repeat(np.arange(count), k)
+        slots = np.tile(np.arange(1, k + 1), count)
+        valid = self.sib_valid[indices][:, 1:].reshape(-1)
+        kids[rows[valid], slots[valid], sy.reshape(-1)[valid], sx.reshape(-1)[valid]] = np.repeat(colour, k)[valid]
+        kids = kids.reshape(count * (k + 1), self.size, self.size)
+        return {
+            "keys": compute_keys(kids, window),
+            "empty": (kids == EMPTY).reshape(len(kids), -1),
+            "side": np.repeat(1 - self.side[indices], k + 1),
+            "base": self.sib_base[indices],
+            "valid": self.sib_valid[indices],
+            "target": self.sib_target[indices],
+            "scored": self.sib_scored[indices],
+        }
 
     def batch(self, indices, syms, window):
         """Arrays of positions `indices`, each under symmetry `syms[b]` (0 = as played)."""
@@ -290,6 +408,7 @@ class PositionSet:
             "side": self.side[indices],
             "move": ys[rows, plies] * self.size + xs[rows, plies],
             "target": self.target[indices],
+            "base": self.base[indices],
         }
 
     def moves_text(self, index):
@@ -428,6 +547,8 @@ class PentadNet(nn.Module):
                 weight.uniform_(-1.0, 1.0).mul_(1.0 / math.sqrt(fan_in))
             self.b1.fill_(0.1)
             self.b2.fill_(0.1)
+            # The value starts as no correction to the classical evaluation.
+            self.w3.zero_()
             self.b3.zero_()
             self.p.zero_()
             self.u.normal_(0.0, 0.1 / math.sqrt(self.hidden))
@@ -501,15 +622,43 @@ class PentadNet(nn.Module):
 
 
 def losses(net, batch):
-    """-> (value BCE, policy CE, top-1 hits, rows read) of one numpy batch."""
+    """-> (value BCE, policy CE, top-1 hits, rows read) of one numpy batch.
+
+    The predicted value logit is the classical evaluation's (`batch["base"]`) plus the net's.
+    """
     inputs, used_rows = model_inputs(batch, net.rows)
     value, policy = net(*inputs)
     target = torch.from_numpy(batch["target"])
     move = torch.from_numpy(np.asarray(batch["move"], dtype=np.int64))
-    value_loss = F.binary_cross_entropy_with_logits(value, target)
+    value_loss = F.binary_cross_entropy_with_logits(value + torch.from_numpy(batch["base"]), target)
     policy_loss = F.cross_entropy(policy, move)
     hits = (policy.argmax(dim=1) == move).sum()
     return value_loss, policy_loss, hits, used_rows
+
+
+def sibling_loss(net, children, temperature):
+    """-> (ranking CE, children's value BCE or None, hits, rows read).
+
+    Ranking: each child's value (classical base + net, for the side to move there) is
+    negated into the mover's view; a softmax over the children at `temperature` (logit
+    units) should pick the played one (slot 0). Value: children with a search score get the
+    usual value loss against it (pure score targets: a sibling has no game result).
+    """
+    inputs, used_rows = model_inputs(children, net.rows)
+    value, _ = net(*inputs)
+    base = torch.from_numpy(children["base"])
+    valid = torch.from_numpy(children["valid"])
+    logit = value.view(base.shape) + base
+    mover = (-logit / temperature).masked_fill(~valid, float("-inf"))
+    played = torch.zeros(len(base), dtype=torch.int64)
+    loss = F.cross_entropy(mover, played)
+    hits = (mover.argmax(dim=1) == 0).sum()
+    scored = torch.from_numpy(children["scored"])
+    child_value = None
+    if bool(scored.any()):
+        target = torch.from_numpy(children["target"])
+        child_value = F.binary_cross_entropy_with_logits(logit[scored], target[scored])
+    return loss, child_value, hits, used_rows
 
 
 # ---------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pentad_net as pn  # noqa: E402
@@ -246,6 +247,80 @@ class GamesFileTest(unittest.TestCase):
         batch = ps.batch(np.arange(4), np.zeros(4, dtype=np.int64), 10)
         np.testing.assert_array_equal(batch["move"], [9 * 15 + 9, 10 * 15 + 10, 8 * 15 + 8, 9 * 15 + 9])
 
+    def test_classical_evaluations_are_the_value_base(self):
+        games, _ = self.read()
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "t.evals"
+            path.write_text("20 600,-300\n1 -\n2 0,1200\n")
+            pn.attach_evals(games, pn.read_evals(str(path)), "t.evals")
+            path.write_text("20 600\n1 -\n2 0,1200\n")
+            with self.assertRaises(ValueError):
+                pn.attach_evals(games, pn.read_evals(str(path)), "t.evals")
+            path.write_text("20 x\n")
+            with self.assertRaises(ValueError):
+                pn.read_evals(str(path))
+        ps = pn.position_sets(games, lam=0.5)[0]
+        np.testing.assert_allclose(ps.base, [1.0, -0.5, 0.0, 2.0])
+        # A net with no value weights predicts the classical evaluation exactly.
+        net = pn.PentadNet(window=10, channels=4, hidden=4)
+        batch = ps.batch(np.arange(4), np.zeros(4, dtype=np.int64), 10)
+        value_loss, _, _, _ = pn.losses(net, batch)
+        expected = F.binary_cross_entropy_with_logits(torch.tensor(ps.base), torch.tensor(ps.target))
+        self.assertAlmostEqual(value_loss.item(), expected.item(), places=6)
+
+    def test_siblings_make_children_and_a_ranking_loss(self):
+        games, _ = self.read()
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "t.evals"
+            # Game 20: plies 2 (Black to move, played j10) and 3 (White, played k11).
+            path.write_text("20 0,0 -60/a1:30/o15:90,12/b2:-6/c3:0\n1 - -\n2 0,0 0/d4:0,0/e5:0\n")
+            pn.attach_evals(games, pn.read_evals(str(path)), "t.evals")
+            path.write_text("20 0,0 -60/a1:30\n")
+            with self.assertRaises(ValueError):  # one siblings entry per searched move
+                pn.read_evals(str(path))
+        ps = pn.position_sets(games, lam=0.5)[0]
+        self.assertEqual(ps.sibling_count, 2)
+        np.testing.assert_array_equal(ps.sib_valid[2], [True, True, False])
+        np.testing.assert_allclose(ps.sib_base[0], [-0.1, 0.05, 0.15])
+        for sym in range(8):
+            kids = ps.children(np.array([0, 1]), np.array([sym, sym]), 10)
+            boards = (~kids["empty"]).reshape(2, 3, 15, 15).sum(axis=(2, 3))
+            np.testing.assert_array_equal(boards, [[3, 3, 3], [4, 4, 4]])  # one stone more each
+            np.testing.assert_array_equal(kids["side"], [1, 1, 1, 0, 0, 0])
+            # The sibling stone of position 0 (Black to move) sits at a1's image in Black.
+            x, y = pn.apply_symmetry(np.array(0), np.array(0), sym, 15)
+            expected = pn.build_boards(*pn.apply_symmetry(ps.xs[:1, :2].astype(np.int64), ps.ys[:1, :2].astype(np.int64), sym, 15), np.array([2]), 15)[0]
+            expected[y, x] = pn.BLACK
+            np.testing.assert_array_equal((kids["keys"][1] == pn.compute_keys(expected[None], 10)[0]), True)
+        net = pn.PentadNet(window=10, channels=4, hidden=4)  # no value yet: the classical ranking
+        loss, child_value, hits, _ = pn.sibling_loss(net, ps.children(np.arange(4), np.zeros(4, dtype=np.int64), 10), 0.25)
+        self.assertIsNone(child_value)  # no searched children
+        # Position 0: the mover's values are 0.1, -0.05, -0.15: the played child is first.
+        expected = -torch.log_softmax(torch.tensor([0.1, -0.05, -0.15]) / 0.25, 0)[0]
+        self.assertTrue(torch.isfinite(loss))
+        self.assertGreaterEqual(hits.item(), 1)
+        self.assertGreater(loss.item(), 0)
+        single, _, _, _ = pn.sibling_loss(net, ps.children(np.arange(1), np.zeros(1, dtype=np.int64), 10), 0.25)
+        self.assertAlmostEqual(single.item(), expected.item(), places=5)
+
+    def test_searched_children_get_value_targets(self):
+        games, _ = self.read()
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "t.evals"
+            path.write_text("20 0,0 -60:600/a1:30:-29000,0:0/b2:0:0\n1 - -\n2 0,0 0:0/d4:0:0,0:0/e5:0:0\n")
+            pn.attach_evals(games, pn.read_evals(str(path)), "t.evals")
+            path.write_text("20 0,0 -60:600:1/a1:30,0/b2:0\n")
+            with self.assertRaises(ValueError):
+                pn.read_evals(str(path))
+        ps = pn.position_sets(games, lam=0.5)[0]
+        np.testing.assert_allclose(ps.sib_target[0], [1 / (1 + math.exp(-1)), 0.0], rtol=1e-6)
+        self.assertTrue(ps.sib_scored[:, :2].all())
+        net = pn.PentadNet(window=10, channels=4, hidden=4)  # no value yet: the classical logits
+        kids = ps.children(np.arange(1), np.zeros(1, dtype=np.int64), 10)
+        _, child_value, _, _ = pn.sibling_loss(net, kids, 0.25)
+        expected = F.binary_cross_entropy_with_logits(torch.tensor([-0.1, 0.05]), torch.tensor(ps.sib_target[0]))
+        self.assertAlmostEqual(child_value.item(), expected.item(), places=5)
+
     def test_sizes_are_apart_and_held_out_order_is_reading_order(self):
         text = (
             "40 freestyle 20x20 1-0 0 a1,t20,j10 1,2,3\n"
@@ -360,21 +435,33 @@ class IntegerInferenceTest(unittest.TestCase):
         self.assertEqual(value[0], 0.0)
 
 
+def zero_evals_file(games_text, path):
+    """A static-eval file for games-file text with every classical evaluation 0."""
+    lines = []
+    for line in games_text.splitlines():
+        fields = line.split()
+        count = 0 if fields[6] == "-" else len(fields[6].split(","))
+        lines.append(f"{fields[0]} {','.join(['0'] * count) or '-'}")
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
 class TrainScriptTest(unittest.TestCase):
     def test_train_then_export_only(self):
         text = random_games_text(np.random.default_rng(9), 100, 15)
         with tempfile.TemporaryDirectory() as folder:
             games = Path(folder) / "a.games"
             games.write_text(text)
+            evals = str(zero_evals_file(text, Path(folder) / "a.evals"))
             out = Path(folder) / "net"
-            args = [str(games), "--epochs", "1", "--channels", "8", "--hidden", "8", "--out", str(out)]
+            args = [str(games), "--evals", evals, "--epochs", "1", "--channels", "8", "--hidden", "8", "--out", str(out)]
             with contextlib.redirect_stdout(io.StringIO()) as printed:
                 train.main(args)
             self.assertIn("float vs integer over", printed.getvalue())
             first = (Path(f"{out}.pnet").read_bytes(), Path(f"{out}.agree.txt").read_text())
             self.check_agreement_file(pn.read_pnet(f"{out}.pnet"), first[1])
             with contextlib.redirect_stdout(io.StringIO()):
-                train.main([str(games), "--export-only", f"{out}.pt", "--out", f"{out}2"])
+                train.main([str(games), "--evals", evals, "--export-only", f"{out}.pt", "--out", f"{out}2"])
             second = (Path(f"{out}2.pnet").read_bytes(), Path(f"{out}2.agree.txt").read_text())
         self.assertEqual(first, second)
         lines = first[1].splitlines()
@@ -411,10 +498,11 @@ class TrainScriptTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as folder:
             games = Path(folder) / "a.games"
             games.write_text(text)
+            evals = str(zero_evals_file(text, Path(folder) / "a.evals"))
             for run in range(2):
                 out = Path(folder) / f"n{run}"
                 with contextlib.redirect_stdout(io.StringIO()):
-                    train.main([str(games), "--epochs", "2", "--channels", "4", "--hidden", "4", "--out", str(out)])
+                    train.main([str(games), "--evals", evals, "--epochs", "2", "--channels", "4", "--hidden", "4", "--out", str(out)])
                 outputs.append(Path(f"{out}.pnet").read_bytes())
         self.assertEqual(outputs[0], outputs[1])
 

@@ -1,7 +1,10 @@
 """Trains Pentad's evaluation network on games files and exports the quantised `.pnet` file.
 
-    python trainer/train.py data/*.games --rule renju --epochs 10 --out nets/renju
-    python trainer/train.py data/*.games --export-only nets/renju.pt
+    python trainer/train.py a.games b.games --evals a.evals b.evals --rule renju --out nets/renju
+    python trainer/train.py a.games --evals a.evals --export-only nets/renju.pt
+
+The network's value is a correction to the classical evaluation: each games file comes with
+its positions' classical evaluations (`pentad-tools static-eval --games a.games --out a.evals`).
 
 Writes <out>.pt (float state_dict), <out>.pnet (quantised net) and <out>.agree.txt (float
 outputs of held-out positions, for the engine's agreement test).
@@ -23,6 +26,7 @@ import pentad_net as pn  # noqa: E402
 def parse_args(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="+", help="games files")
+    parser.add_argument("--evals", nargs="+", required=True, help="the static-eval file of each games file, in order")
     parser.add_argument("--rule", choices=sorted(pn.FAMILIES), default="renju", help="train on this rule's games")
     parser.add_argument("--out", help="output name prefix (default: the checkpoint's, with --export-only)")
     parser.add_argument("--epochs", type=int, default=10)
@@ -30,6 +34,9 @@ def parse_args(argv):
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--lambda", dest="lam", type=float, default=0.5, help="game result's weight in the value target")
     parser.add_argument("--policy-weight", type=float, default=1.0)
+    parser.add_argument("--rank-weight", type=float, default=1.0, help="weight of the siblings' ranking loss (evals files with siblings)")
+    parser.add_argument("--child-weight", type=float, default=1.0, help="weight of the searched children's value loss (evals files with --sibling-nodes)")
+    parser.add_argument("--rank-temperature", type=float, default=0.25, help="softmax temperature of the ranking, in logit units")
     parser.add_argument("--channels", type=int, default=32)
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--seed", type=int, default=1)
@@ -38,14 +45,20 @@ def parse_args(argv):
     args = parser.parse_args(argv)
     if args.out is None and args.export_only is None:
         parser.error("--out is required when training")
+    if len(args.evals) != len(args.games):
+        parser.error("give one --evals file per games file")
     return args
 
 
-def load_data(paths, rule, lam):
-    """Reads all games files -> position sets by board size; prints what was read."""
+def load_data(paths, eval_paths, rule, lam):
+    """Reads all games files and their evaluations -> position sets by board size; prints what was read."""
     games = []
-    for path in paths:
+    for path, eval_path in zip(paths, eval_paths):
         file_games, skipped = pn.read_games(path, rule)
+        try:
+            pn.attach_evals(file_games, pn.read_evals(eval_path), eval_path)
+        except (OSError, ValueError) as error:
+            sys.exit(str(error))
         games.extend(file_games)
         notes = ", ".join(f"{n} {what}" for what, n in skipped.items() if n)
         print(f"{path}: {len(file_games)} {rule} games" + (f" (skipped {notes})" if notes else ""))
@@ -78,6 +91,13 @@ def train_epoch(net, optimiser, sets, args, rng):
         value_loss, policy_loss, _, used_rows = pn.losses(net, batch)
         net.mark_seen(used_rows)
         loss = value_loss + args.policy_weight * policy_loss
+        children = sets[set_index].children(indices, syms, net.window)
+        if children is not None:
+            rank_loss, child_loss, _, used_rows = pn.sibling_loss(net, children, args.rank_temperature)
+            net.mark_seen(used_rows)
+            loss = loss + args.rank_weight * rank_loss
+            if child_loss is not None:
+                loss = loss + args.child_weight * child_loss
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
@@ -88,10 +108,13 @@ def train_epoch(net, optimiser, sets, args, rng):
 
 
 @torch.no_grad()
-def evaluate(net, sets, batch_size):
-    """Held-out value BCE, policy CE and top-1 accuracy (no augmentation)."""
+def evaluate(net, sets, batch_size, temperature):
+    """Held-out value BCE, policy CE, top-1 accuracy and, with siblings, how often the played
+    move's child ranks first (classical alone, with the net) (no augmentation)."""
     net.eval()
     value_sum = policy_sum = hits = count = 0.0
+    ranked = ranked_base = ranked_count = 0
+    child_sum = 0.0
     for ps in sets:
         indices = np.flatnonzero(ps.held_out)
         for start in range(0, len(indices), batch_size):
@@ -102,8 +125,25 @@ def evaluate(net, sets, batch_size):
             policy_sum += policy_loss.item() * len(chunk)
             hits += batch_hits.item()
             count += len(chunk)
+            children = ps.children(chunk, np.zeros(len(chunk), dtype=np.int64), net.window)
+            if children is not None:
+                _, child_loss, hits, _ = pn.sibling_loss(net, children, temperature)
+                ranked += hits.item()
+                if child_loss is not None:
+                    child_sum += child_loss.item() * len(chunk)
+                base = np.where(children["valid"], -children["base"], -np.inf)
+                ranked_base += int(np.sum(np.argmax(base, axis=1) == 0))
+                ranked_count += len(chunk)
     count = max(count, 1)
-    return value_sum / count, policy_sum / count, hits / count
+    rank = (ranked / ranked_count, ranked_base / ranked_count, child_sum / ranked_count) if ranked_count else None
+    return value_sum / count, policy_sum / count, hits / count, rank
+
+
+def bce(logits, targets):
+    """Mean binary cross-entropy of predicted logits against soft targets (numpy)."""
+    p = np.clip(1.0 / (1.0 + np.exp(-np.asarray(logits, dtype=np.float64))), 1e-12, 1 - 1e-12)
+    t = np.asarray(targets, dtype=np.float64)
+    return float(np.mean(-(t * np.log(p) + (1 - t) * np.log(1 - p))))
 
 
 def print_baselines(sets):
@@ -114,11 +154,18 @@ def print_baselines(sets):
         return
     t = np.clip(targets, 1e-12, 1 - 1e-12)
     floor = float(np.mean(-(t * np.log(t) + (1 - t) * np.log(1 - t))))
+    classical = bce(np.concatenate([ps.base[ps.held_out] for ps in sets]), targets)
     empties = np.concatenate([ps.size * ps.size - ps.ply[ps.held_out] for ps in sets])
+    children = ""
+    child_base = np.concatenate([ps.sib_base[ps.held_out][ps.sib_scored[ps.held_out]] for ps in sets])
+    if child_base.size:
+        child_targets = np.concatenate([ps.sib_target[ps.held_out][ps.sib_scored[ps.held_out]] for ps in sets])
+        children = f", children's value loss of the classical evaluation alone = {bce(child_base, child_targets):.4f}"
     print(
         f"held-out baselines: value loss of constant 0.5 = {math.log(2):.4f}, "
         f"value loss floor (target entropy) = {floor:.4f}, "
-        f"policy loss of uniform over empty cells = {float(np.mean(np.log(empties))):.4f}"
+        f"value loss of the classical evaluation alone = {classical:.4f}, "
+        f"policy loss of uniform over empty cells = {float(np.mean(np.log(empties))):.4f}{children}"
     )
 
 
@@ -152,7 +199,7 @@ def train(args):
     rng = np.random.default_rng(args.seed)
     torch.manual_seed(args.seed)
     window = pn.FAMILIES[args.rule][1]
-    sets = load_data(args.games, args.rule, args.lam)
+    sets = load_data(args.games, args.evals, args.rule, args.lam)
     net = pn.PentadNet(window=window, channels=args.channels, hidden=args.hidden)
     optimiser = torch.optim.Adam(net.parameters(), lr=args.lr, fused=True)
     print_baselines(sets)
@@ -162,10 +209,15 @@ def train(args):
         train_loss, positions = train_epoch(net, optimiser, sets, args, rng)
         train_time = time.time() - epoch_start
         net.zero_unseen_rows()
-        value_loss, policy_loss, top1 = evaluate(net, sets, args.batch)
+        value_loss, policy_loss, top1, rank = evaluate(net, sets, args.batch, args.rank_temperature)
+        ranking = (
+            f" played child first {100 * rank[0]:.1f}% (classical {100 * rank[1]:.1f}%) children's value {rank[2]:.4f}"
+            if rank
+            else ""
+        )
         print(
             f"epoch {epoch}: train loss {train_loss:.4f} | held-out value {value_loss:.4f} "
-            f"policy {policy_loss:.4f} top-1 {100 * top1:.1f}% | {positions / train_time:.0f} positions/s"
+            f"policy {policy_loss:.4f} top-1 {100 * top1:.1f}%{ranking} | {positions / train_time:.0f} positions/s"
         )
     print(f"trained {args.epochs} epochs in {time.time() - start:.0f} s")
     checkpoint = Path(f"{args.out}.pt")
@@ -181,7 +233,7 @@ def export_only(args):
     if rule != args.rule:
         print(f"note: the checkpoint is a {rule} net; reading {rule} games")
     out = args.out or str(Path(args.export_only).with_suffix(""))
-    export(net, load_data(args.games, rule, args.lam), rule, out)
+    export(net, load_data(args.games, args.evals, rule, args.lam), rule, out)
 
 
 def main(argv=None):

@@ -11,6 +11,9 @@
 //! - **threat value**: a table indexed by which tactical shapes each side can make with one
 //!   stone (see [`threat`]), per side to move.
 //!
+//! A board with a network (`crate::net`) adds the network's value to all that: the network is
+//! trained on top of the classical evaluation, as a correction to it.
+//!
 //! No board scan: a few counter reads and two table lookups. The tables (`tables`) are
 //! installed on a board with [`prepare`]. The built-in tables (`builtin.eval`) have values for
 //! renju only (docs/eval-training.md); for the other rules they are zero, and a
@@ -28,8 +31,9 @@ use tables::EvalTables;
 /// Largest magnitude an evaluation can take (well below mate scores).
 pub const EVAL_LIMIT: i32 = 20_000;
 
-/// Evaluation units per unit of the network's value logit (the logistic scale of the
-/// classical evaluation against game results, so search margins keep their meaning).
+/// Evaluation units per unit of the network's value logit: the logistic scale of the
+/// classical evaluation against game results, which the trainer uses to turn the classical
+/// evaluation into the logit its correction adds to.
 pub const EVAL_PER_LOGIT: i64 = 600;
 
 /// Installs the current evaluation tables and network for the board's rule (no-op when
@@ -42,12 +46,19 @@ pub fn prepare(board: &mut Board) {
 }
 
 /// Static evaluation of `board` for the side to move ([`prepare`] must have installed the
-/// tables).
+/// tables): the classical evaluation, plus the network's correction when the board has one.
 #[inline]
 pub fn evaluate(board: &Board) -> i32 {
-    if let Some(net) = board.network() {
-        return evaluate_net(board, net);
+    let classical = evaluate_classical(board);
+    match board.network() {
+        Some(net) => (classical + net_correction(board, net)).clamp(-EVAL_LIMIT, EVAL_LIMIT),
+        None => classical,
     }
+}
+
+/// The classical evaluation: the linear part plus the learned tables.
+#[inline]
+pub fn evaluate_classical(board: &Board) -> i32 {
     let ready = board.cell_values();
     if ready.extra().is_empty() {
         // No learned tables for this rule (all zero): the linear evaluation alone.
@@ -60,8 +71,9 @@ pub fn evaluate(board: &Board) -> i32 {
     (evaluate_linear(board) + cells + threat).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
-/// The network's evaluation for the side to move: its value logit in evaluation units.
-pub fn evaluate_net(board: &Board, net: &crate::net::Network) -> i32 {
+/// The network's value logit for the side to move, in evaluation units: what it adds to the
+/// classical evaluation (it was trained on top of it, `pentad-tools static-eval`).
+pub fn net_correction(board: &Board, net: &crate::net::Network) -> i32 {
     let hidden = net
         .heads(board.side_to_move().index())
         .hidden(&board.net_pool());
@@ -118,6 +130,23 @@ mod tests {
         assert_eq!(evaluate(&b), evaluate_linear(&b) - 5);
         b.undo();
         assert_eq!(evaluate(&b), evaluate_linear(&b) + 7);
+    }
+
+    #[test]
+    fn a_network_adds_its_correction_to_the_classical_evaluation() {
+        use std::sync::Arc;
+        let net = Arc::new(crate::net::random_network(crate::net::Family::Renju, 5));
+        let mut b = Board::new(15, 15, Rule::RENJU).unwrap();
+        prepare(&mut b);
+        for (x, y) in [(7, 7), (8, 8), (6, 7), (9, 9)] {
+            b.make_move(Pos::new(x, y));
+        }
+        let classical = evaluate(&b);
+        b.set_network(Some(Arc::clone(&net)));
+        let correction = net_correction(&b, &net);
+        assert_ne!(correction, 0, "the random network has a value");
+        assert_eq!(evaluate(&b), classical + correction);
+        assert_eq!(evaluate_classical(&b), classical);
     }
 
     #[test]

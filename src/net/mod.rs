@@ -24,6 +24,8 @@ use std::sync::{Arc, OnceLock, RwLock};
 
 use crate::core::RuleKind;
 
+#[cfg(test)]
+pub(crate) use file::tests::random_network;
 pub use file::{load_file, parse, MAGIC};
 pub use infer::{policy_logit, Heads, Hidden};
 

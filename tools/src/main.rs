@@ -15,6 +15,7 @@ mod progress;
 mod prove;
 mod selfplay;
 mod spsa;
+mod static_eval;
 mod tactics;
 mod timing;
 mod train_eval;
@@ -49,6 +50,9 @@ enum Command {
     /// Fit the learned evaluation tables to training positions or self-play games.
     #[command(alias = "train-eval")]
     Train(train_eval::Args),
+    /// The classical evaluation of every searched position of a games file (the base of a
+    /// residual network).
+    StaticEval(static_eval::Args),
     /// Fit the learned move-ordering rows to the moves chosen in self-play games.
     TrainOrder(train_order::Args),
     /// Tune the search's tunables by SPSA through arena games (a `--features tune` build).
@@ -81,6 +85,7 @@ fn main() {
         Command::Label(a) => label::run(a),
         Command::Train(a) => train_eval::run(a),
         Command::TrainOrder(a) => train_order::run(a),
+        Command::StaticEval(a) => static_eval::run(a),
         Command::Spsa(a) => spsa::run(a),
         Command::Prove(a) => prove::run(a),
         Command::Analyse(a) => analyse::run(a),

@@ -266,6 +266,25 @@ fn the_fitters_run_on_a_small_games_file() {
 }
 
 #[test]
+fn static_eval_writes_a_value_per_searched_move() {
+    let dir = scratch("static-eval");
+    let games = random_games_file(&dir, 3);
+    let out = dir.join("games.evals");
+    tools(&["static-eval", "--games", path(&games), "--out", path(&out)]);
+    let games_text = std::fs::read_to_string(&games).unwrap();
+    let evals_text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(games_text.lines().count(), evals_text.lines().count());
+    for (g, e) in games_text.lines().zip(evals_text.lines()) {
+        let g: Vec<&str> = g.split_whitespace().collect();
+        let e: Vec<&str> = e.split_whitespace().collect();
+        assert_eq!(g[0], e[0], "game ids in order");
+        let values: Vec<i32> = e[1].split(',').map(|v| v.parse().unwrap()).collect();
+        assert_eq!(values.len(), g[6].split(',').count(), "{e:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn prove_runs_both_solvers_on_a_position_file() {
     let dir = scratch("prove");
     let file = dir.join("wins.txt");

@@ -1,0 +1,362 @@
+//! `pentad-tools static-eval`: the classical evaluation of every searched position of a
+//! games file, the base a residual network is trained on top of (`trainer/`,
+//! docs/network.md).
+//!
+//! Output: one line per game, `<id> <evals>`, where `evals` has one value per searched move
+//! (the static evaluation, in evaluation units, for the side to move before that move), in
+//! the games file's order, comma-separated (`-` when the game has none).
+//!
+//! With `--siblings K` or `--best-siblings B` a third field follows: per searched move, the
+//! classical evaluation after the move played and after other legal moves of the candidate
+//! area, each for the side to move then: first the B moves whose children the classical
+//! evaluation rates best for the mover (the search's likeliest alternatives), then K of
+//! the rest drawn with a seeded generator per game:
+//! `<played eval>/<move>:<eval>/…`, comma-separated. With `--sibling-nodes N` every child
+//! (the played move's too) also gets the score of an N-node search for its side to move,
+//! `<eval>:<score>` and `<move>:<eval>:<score>`: value targets for positions off the game's
+//! path, like those a search meets. The trainer teaches the network to rank
+//! the searched move's position above its siblings.
+
+use std::io::Write;
+
+use anyhow::{Context, Result};
+use pentad::board::Board;
+use pentad::core::{Pos, Rule};
+use pentad::eval;
+use pentad::search::{SearchLimits, Searcher, MATE_BOUND};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+
+use crate::games_file::{self, GameLine};
+use crate::progress::Progress;
+
+/// Options of `pentad-tools static-eval`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The games file (`pentad-tools selfplay`).
+    #[arg(long)]
+    pub games: String,
+    /// The file to write.
+    #[arg(long)]
+    pub out: String,
+    /// Other legal moves, drawn at random, evaluated after each searched move.
+    #[arg(long, default_value_t = 0)]
+    pub siblings: usize,
+    /// Other legal moves evaluated after each searched move, the best by the classical
+    /// evaluation of their children (before the random ones; 0 and `--siblings 0`: no third
+    /// field).
+    #[arg(long, default_value_t = 0)]
+    pub best_siblings: usize,
+    /// Nodes of the search that scores every child (0: no search, no scores).
+    #[arg(long, default_value_t = 0)]
+    pub sibling_nodes: u64,
+    /// Worker threads (games are split among them; the output does not depend on it).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Seed of the siblings' draw (each game's generator is seeded with it and the game id).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// The classical evaluation of `board`, for its side to move.
+fn classical(board: &Board) -> i32 {
+    eval::evaluate(board)
+}
+
+/// Which siblings of each searched move to write, and how to score them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SiblingCounts {
+    /// The best other moves by the classical evaluation of their children.
+    pub best: usize,
+    /// Other moves drawn at random from the rest.
+    pub random: usize,
+    /// Nodes of each child's search (0: none).
+    pub nodes: u64,
+}
+
+impl SiblingCounts {
+    /// No siblings at all.
+    #[cfg(test)]
+    pub const NONE: SiblingCounts = SiblingCounts {
+        best: 0,
+        random: 0,
+        nodes: 0,
+    };
+
+    fn any(self) -> bool {
+        self.best + self.random > 0
+    }
+}
+
+/// Transposition-table bytes of a child's search (a fresh table per game, so that the
+/// scores do not depend on how games are split among threads).
+const CHILD_HASH_BYTES: usize = 4 << 20;
+
+/// The child's text after `mover` plays `p` on `board`: its classical evaluation and, with
+/// a searcher, `:` and the search score (both for the child's side to move; a five by the
+/// mover is a lost child, unsearched).
+fn child_text(board: &mut Board, p: Pos, search: Option<(&mut Searcher, u64)>) -> String {
+    let wins = board.is_win_move(p, board.side_to_move());
+    board.make_move(p);
+    let mut text = classical(board).to_string();
+    if let Some((searcher, nodes)) = search {
+        let score = if wins {
+            -MATE_BOUND
+        } else {
+            let limits = SearchLimits {
+                max_nodes: Some(nodes),
+                ..Default::default()
+            };
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let r = searcher.search(board, &limits, &stop, &mut |_| {});
+            r.score.clamp(-MATE_BOUND, MATE_BOUND)
+        };
+        text += &format!(":{score}");
+    }
+    board.undo();
+    text
+}
+
+/// After the searched move `played`: its child's text ([`child_text`]), then the chosen
+/// other legal candidate moves with theirs, as `e/m:e/…`.
+fn siblings_text(
+    board: &mut Board,
+    played: Pos,
+    counts: SiblingCounts,
+    rng: &mut StdRng,
+    searcher: &mut Option<Searcher>,
+) -> String {
+    let me = board.side_to_move();
+    let others: Vec<Pos> = board
+        .candidates()
+        .filter(|&p| p != played && board.can_play(p, me))
+        .collect();
+    let mut children: Vec<(Pos, i32)> = others
+        .into_iter()
+        .map(|p| {
+            board.make_move(p);
+            let e = classical(board);
+            board.undo();
+            (p, e)
+        })
+        .collect();
+    // Best for the mover first: the lowest evaluations for the opponent to move.
+    children.sort_by_key(|&(p, e)| (e, p.index()));
+    let best = counts.best.min(children.len());
+    children[best..].shuffle(rng);
+    let nodes = counts.nodes;
+    let mut text = child_text(board, played, searcher.as_mut().map(|s| (s, nodes)));
+    for &(p, _) in children.iter().take(best + counts.random) {
+        let child = child_text(board, p, searcher.as_mut().map(|s| (s, nodes)));
+        text += &format!("/{}:{child}", p.to_human());
+    }
+    text
+}
+
+/// The classical evaluation before each of `game`'s searched moves, for the side to move,
+/// and with siblings each move's siblings text ([`siblings_text`]).
+pub fn game_evals(
+    game: &GameLine,
+    siblings: SiblingCounts,
+    seed: u64,
+) -> Result<(Vec<i32>, Vec<String>)> {
+    let rule = Rule::from_name(&game.rule).context("rule checked by parse")?;
+    let mut board = Board::new(game.width, game.height, rule)?;
+    eval::prepare(&mut board);
+    // The base is the classical evaluation alone, whatever network is installed.
+    board.set_network(None);
+    let mut rng =
+        StdRng::seed_from_u64(seed ^ (game.id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut evals = Vec::with_capacity(game.scores.len());
+    let mut sibling_texts = Vec::new();
+    let mut searcher = (siblings.nodes > 0).then(|| Searcher::new(CHILD_HASH_BYTES));
+    for (ply, &m) in game.moves.iter().enumerate() {
+        if ply >= game.opening_plies {
+            evals.push(classical(&board));
+            if siblings.any() {
+                sibling_texts.push(siblings_text(
+                    &mut board,
+                    m,
+                    siblings,
+                    &mut rng,
+                    &mut searcher,
+                ));
+            }
+        }
+        board.make_move(m);
+    }
+    Ok((evals, sibling_texts))
+}
+
+/// A comma-separated list, `-` when empty.
+fn list<T: ToString>(items: &[T]) -> String {
+    if items.is_empty() {
+        return "-".to_string();
+    }
+    items.iter().map(T::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// One output line for `game`.
+fn eval_line(game: &GameLine, siblings: SiblingCounts, seed: u64) -> Result<String> {
+    let (evals, sibling_texts) = game_evals(game, siblings, seed)?;
+    Ok(if siblings.any() {
+        format!("{} {} {}\n", game.id, list(&evals), list(&sibling_texts))
+    } else {
+        format!("{} {}\n", game.id, list(&evals))
+    })
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let games = games_file::read(&args.games)?;
+    let mut out = std::io::BufWriter::new(
+        std::fs::File::create(&args.out).with_context(|| format!("cannot create {}", args.out))?,
+    );
+    let siblings = SiblingCounts {
+        best: args.best_siblings,
+        random: args.siblings,
+        nodes: args.sibling_nodes,
+    };
+    let threads = args.threads.max(1);
+    let progress = Progress::new(games.len() as u64, "static-eval");
+    let mut parts: Vec<Result<Vec<String>>> = Vec::new();
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                let (games, progress) = (&games, &progress);
+                scope.spawn(move || {
+                    games
+                        .iter()
+                        .skip(t)
+                        .step_by(threads)
+                        .map(|g| {
+                            progress.inc(1);
+                            eval_line(g, siblings, args.seed)
+                        })
+                        .collect::<Result<Vec<String>>>()
+                })
+            })
+            .collect();
+        parts = workers
+            .into_iter()
+            .map(|w| w.join().expect("a static-eval worker panicked"))
+            .collect();
+    });
+    progress.finish();
+    let parts = parts.into_iter().collect::<Result<Vec<_>>>()?;
+    for i in 0..games.len() {
+        out.write_all(parts[i % threads][i / threads].as_bytes())?;
+    }
+    out.flush()?;
+    eprintln!("{} games, static evaluations in {}", games.len(), args.out);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_value_per_searched_move_for_the_side_to_move() {
+        let game = GameLine::parse("17 renju 15x15 1-0 4 h8,i9,j10,k11,h9,h10 35,-20").unwrap();
+        let (evals, none) = game_evals(&game, SiblingCounts::NONE, 1).unwrap();
+        assert_eq!(evals.len(), 2);
+        assert!(none.is_empty());
+        // The second position is the first plus Black's h9, seen from White.
+        let mut b = Board::new(15, 15, Rule::RENJU).unwrap();
+        eval::prepare(&mut b);
+        for &m in &game.moves[..5] {
+            b.make_move(m);
+        }
+        assert_eq!(evals[1], eval::evaluate(&b));
+        assert_eq!(
+            eval_line(&game, SiblingCounts::NONE, 1).unwrap(),
+            format!("17 {},{}\n", evals[0], evals[1])
+        );
+    }
+
+    #[test]
+    fn siblings_are_legal_other_moves_with_their_childrens_evaluations() {
+        let game = GameLine::parse("17 renju 15x15 1-0 4 h8,i9,j10,k11,h9,h10 35,-20").unwrap();
+        let counts = SiblingCounts {
+            best: 2,
+            random: 3,
+            nodes: 0,
+        };
+        let (evals, texts) = game_evals(&game, counts, 1).unwrap();
+        assert_eq!(texts.len(), 2);
+        let mut b = Board::new(15, 15, Rule::RENJU).unwrap();
+        eval::prepare(&mut b);
+        for &m in &game.moves[..4] {
+            b.make_move(m);
+        }
+        let parts: Vec<&str> = texts[0].split('/').collect();
+        assert_eq!(parts.len(), 6);
+        // The played move's child is the game's next position.
+        assert_eq!(parts[0].parse::<i32>().unwrap(), evals[1]);
+        let mut seen = vec![game.moves[4]];
+        let mut values = Vec::new();
+        for part in &parts[1..] {
+            let (m, e) = part.split_once(':').unwrap();
+            let p = Pos::from_human(m).unwrap();
+            assert!(b.is_empty(p) && !seen.contains(&p), "{m}");
+            seen.push(p);
+            b.make_move(p);
+            assert_eq!(e.parse::<i32>().unwrap(), eval::evaluate(&b));
+            b.undo();
+            values.push(e.parse::<i32>().unwrap());
+        }
+        // The best two come first: no other legal move leaves the opponent less.
+        let me = b.side_to_move();
+        let rest: Vec<Pos> = b
+            .candidates()
+            .filter(|&p| p != game.moves[4] && !seen[1..3].contains(&p))
+            .filter(|&p| b.can_play(p, me))
+            .collect();
+        let best_rest = rest
+            .into_iter()
+            .map(|p| {
+                b.make_move(p);
+                let e = eval::evaluate(&b);
+                b.undo();
+                e
+            })
+            .min()
+            .unwrap();
+        assert!(
+            values[0] <= values[1] && values[1] <= best_rest,
+            "{values:?} {best_rest}"
+        );
+        // Seeded: the same draw again, another with another seed.
+        assert_eq!(game_evals(&game, counts, 1).unwrap().1, texts);
+        assert_ne!(game_evals(&game, counts, 2).unwrap().1, texts);
+    }
+
+    #[test]
+    fn searched_children_carry_a_score_for_their_side_to_move() {
+        // Black's fourth stone on row 8 would make five: that child is lost for White.
+        let game = GameLine::parse("3 renju 15x15 1-0 6 h8,a1,i8,a3,j8,a5,k8,a7 10,-10").unwrap();
+        let counts = SiblingCounts {
+            best: 1,
+            random: 1,
+            nodes: 300,
+        };
+        let (_, texts) = game_evals(&game, counts, 1).unwrap();
+        let played: Vec<&str> = texts[0].split('/').collect();
+        assert_eq!(played.len(), 3);
+        let (_, score) = played[0].split_once(':').unwrap();
+        // After k8 White faces an open four: lost.
+        assert!(score.parse::<i32>().unwrap() <= -20_000, "{}", texts[0]);
+        for sibling in &played[1..] {
+            assert_eq!(sibling.split(':').count(), 3, "{sibling}");
+        }
+        // After White's a7 Black has an open four: won for Black, the child's side to move.
+        let (_, next) = texts[1].split('/').next().unwrap().split_once(':').unwrap();
+        assert!(next.parse::<i32>().unwrap() >= 20_000, "{}", texts[1]);
+        // A five played: the child is lost, without a search.
+        let five = GameLine::parse("4 renju 15x15 1-0 8 h8,a1,i8,a3,j8,a5,k8,a7,l8 29000").unwrap();
+        let (_, texts) = game_evals(&five, counts, 1).unwrap();
+        let (_, lost) = texts[0].split('/').next().unwrap().split_once(':').unwrap();
+        assert_eq!(lost.parse::<i32>().unwrap(), -MATE_BOUND);
+    }
+}
