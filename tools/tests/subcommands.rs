@@ -281,6 +281,37 @@ fn static_eval_writes_a_value_per_searched_move() {
         let values: Vec<i32> = e[1].split(',').map(|v| v.parse().unwrap()).collect();
         assert_eq!(values.len(), g[6].split(',').count(), "{e:?}");
     }
+    // Siblings with searched scores: the same file on one thread and on two.
+    let sibling_run = |threads: &str, name: &str| {
+        let out = dir.join(name);
+        tools(&[
+            "static-eval",
+            "--games",
+            path(&games),
+            "--out",
+            path(&out),
+            "--best-siblings",
+            "1",
+            "--siblings",
+            "1",
+            "--sibling-nodes",
+            "100",
+            "--threads",
+            threads,
+        ]);
+        std::fs::read_to_string(out).unwrap()
+    };
+    let one = sibling_run("1", "one.sib");
+    assert_eq!(one, sibling_run("2", "two.sib"));
+    let first = one.lines().next().unwrap();
+    let children = first.split_whitespace().nth(2).unwrap();
+    // `e:s/m:e:s/m:e:s` per searched position.
+    let child = children.split(',').next().unwrap();
+    assert_eq!(child.split('/').count(), 3, "{child}");
+    assert!(
+        child.split('/').skip(1).all(|c| c.split(':').count() == 3),
+        "{child}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
