@@ -14,8 +14,8 @@
 //! `<played eval>/<move>:<eval>/…`, comma-separated. With `--sibling-nodes N` every child
 //! (the played move's too) also gets the score of an N-node search for its side to move,
 //! `<eval>:<score>` and `<move>:<eval>:<score>`: value targets for positions off the game's
-//! path, like those a search meets. The trainer teaches the network to rank
-//! the searched move's position above its siblings.
+//! path, like those a search meets. The trainer fits the network's value to those scores
+//! and teaches it to rank the searched move's position above its siblings.
 
 use std::io::Write;
 
@@ -217,13 +217,27 @@ pub fn run(args: &Args) -> Result<()> {
         random: args.siblings,
         nodes: args.sibling_nodes,
     };
-    let threads = args.threads.max(1);
+    for line in eval_lines(&games, siblings, args.seed, args.threads.max(1))? {
+        out.write_all(line.as_bytes())?;
+    }
+    out.flush()?;
+    eprintln!("{} games, static evaluations in {}", games.len(), args.out);
+    Ok(())
+}
+
+/// The output lines of `games` in order, computed on `threads` threads (game `i` on thread
+/// `i % threads`; each game's line depends on the game alone).
+fn eval_lines(
+    games: &[GameLine],
+    siblings: SiblingCounts,
+    seed: u64,
+    threads: usize,
+) -> Result<Vec<String>> {
     let progress = Progress::new(games.len() as u64, "static-eval");
-    let mut parts: Vec<Result<Vec<String>>> = Vec::new();
-    std::thread::scope(|scope| {
+    let parts: Vec<Result<Vec<String>>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
-                let (games, progress) = (&games, &progress);
+                let progress = &progress;
                 scope.spawn(move || {
                     games
                         .iter()
@@ -231,25 +245,22 @@ pub fn run(args: &Args) -> Result<()> {
                         .step_by(threads)
                         .map(|g| {
                             progress.inc(1);
-                            eval_line(g, siblings, args.seed)
+                            eval_line(g, siblings, seed)
                         })
-                        .collect::<Result<Vec<String>>>()
+                        .collect()
                 })
             })
             .collect();
-        parts = workers
+        workers
             .into_iter()
             .map(|w| w.join().expect("a static-eval worker panicked"))
-            .collect();
+            .collect()
     });
     progress.finish();
     let parts = parts.into_iter().collect::<Result<Vec<_>>>()?;
-    for i in 0..games.len() {
-        out.write_all(parts[i % threads][i / threads].as_bytes())?;
-    }
-    out.flush()?;
-    eprintln!("{} games, static evaluations in {}", games.len(), args.out);
-    Ok(())
+    Ok((0..games.len())
+        .map(|i| parts[i % threads][i / threads].clone())
+        .collect())
 }
 
 #[cfg(test)]
