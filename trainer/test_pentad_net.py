@@ -224,6 +224,17 @@ class GamesFileTest(unittest.TestCase):
             path.write_text(self.TEXT)
             return pn.read_games(str(path), "renju")
 
+    def attach(self, games, good, bad):
+        """Attaches the static-eval text `good` to `games`; each text of `bad` must be refused."""
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "t.evals"
+            path.write_text(good)
+            pn.attach_evals(games, pn.read_evals(str(path)), "t.evals")
+            for text in bad:
+                path.write_text(text)
+                with self.assertRaises(ValueError):
+                    pn.attach_evals(games, pn.read_evals(str(path)), "t.evals")
+
     def test_lines_kept_and_skipped(self):
         games, skipped = self.read()
         self.assertEqual([g.game_id for g in games], [20, 1, 2])
@@ -249,16 +260,8 @@ class GamesFileTest(unittest.TestCase):
 
     def test_classical_evaluations_are_the_value_base(self):
         games, _ = self.read()
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "t.evals"
-            path.write_text("20 600,-300\n1 -\n2 0,1200\n")
-            pn.attach_evals(games, pn.read_evals(str(path)), "t.evals")
-            path.write_text("20 600\n1 -\n2 0,1200\n")
-            with self.assertRaises(ValueError):
-                pn.attach_evals(games, pn.read_evals(str(path)), "t.evals")
-            path.write_text("20 x\n")
-            with self.assertRaises(ValueError):
-                pn.read_evals(str(path))
+        # Refused: a count that is not one per searched move; not a number.
+        self.attach(games, "20 600,-300\n1 -\n2 0,1200\n", ["20 600\n1 -\n2 0,1200\n", "20 x\n"])
         ps = pn.position_sets(games, lam=0.5)[0]
         np.testing.assert_allclose(ps.base, [1.0, -0.5, 0.0, 2.0])
         # A net with no value weights predicts the classical evaluation exactly.
@@ -270,14 +273,10 @@ class GamesFileTest(unittest.TestCase):
 
     def test_siblings_make_children_and_a_ranking_loss(self):
         games, _ = self.read()
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "t.evals"
-            # Game 20: plies 2 (Black to move, played j10) and 3 (White, played k11).
-            path.write_text("20 0,0 -60/a1:30/o15:90,12/b2:-6/c3:0\n1 - -\n2 0,0 0/d4:0,0/e5:0\n")
-            pn.attach_evals(games, pn.read_evals(str(path)), "t.evals")
-            path.write_text("20 0,0 -60/a1:30\n")
-            with self.assertRaises(ValueError):  # one siblings entry per searched move
-                pn.read_evals(str(path))
+        # Game 20: plies 2 (Black to move, played j10) and 3 (White, played k11). Refused:
+        # not one siblings entry per searched move.
+        good = "20 0,0 -60/a1:30/o15:90,12/b2:-6/c3:0\n1 - -\n2 0,0 0/d4:0,0/e5:0\n"
+        self.attach(games, good, ["20 0,0 -60/a1:30\n"])
         ps = pn.position_sets(games, lam=0.5)[0]
         self.assertEqual(ps.sibling_count, 2)
         np.testing.assert_array_equal(ps.sib_valid[2], [True, True, False])
@@ -305,13 +304,8 @@ class GamesFileTest(unittest.TestCase):
 
     def test_searched_children_get_value_targets(self):
         games, _ = self.read()
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "t.evals"
-            path.write_text("20 0,0 -60:600/a1:30:-29000,0:0/b2:0:0\n1 - -\n2 0,0 0:0/d4:0:0,0:0/e5:0:0\n")
-            pn.attach_evals(games, pn.read_evals(str(path)), "t.evals")
-            path.write_text("20 0,0 -60:600:1/a1:30,0/b2:0\n")
-            with self.assertRaises(ValueError):
-                pn.read_evals(str(path))
+        good = "20 0,0 -60:600/a1:30:-29000,0:0/b2:0:0\n1 - -\n2 0,0 0:0/d4:0:0,0:0/e5:0:0\n"
+        self.attach(games, good, ["20 0,0 -60:600:1/a1:30,0/b2:0\n"])  # a third field
         ps = pn.position_sets(games, lam=0.5)[0]
         np.testing.assert_allclose(ps.sib_target[0], [1 / (1 + math.exp(-1)), 0.0], rtol=1e-6)
         self.assertTrue(ps.sib_scored[:, :2].all())
