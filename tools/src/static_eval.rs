@@ -59,14 +59,9 @@ pub struct Args {
     pub seed: u64,
 }
 
-/// The classical evaluation of `board`, for its side to move.
-fn classical(board: &Board) -> i32 {
-    eval::evaluate(board)
-}
-
 /// Which siblings of each searched move to write, and how to score them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SiblingCounts {
+pub struct Siblings {
     /// The best other moves by the classical evaluation of their children.
     pub best: usize,
     /// Other moves drawn at random from the rest.
@@ -75,10 +70,10 @@ pub struct SiblingCounts {
     pub nodes: u64,
 }
 
-impl SiblingCounts {
+impl Siblings {
     /// No siblings at all.
     #[cfg(test)]
-    pub const NONE: SiblingCounts = SiblingCounts {
+    pub const NONE: Siblings = Siblings {
         best: 0,
         random: 0,
         nodes: 0,
@@ -99,7 +94,7 @@ const CHILD_HASH_BYTES: usize = 4 << 20;
 fn child_text(board: &mut Board, p: Pos, search: Option<(&mut Searcher, u64)>) -> String {
     let wins = board.is_win_move(p, board.side_to_move());
     board.make_move(p);
-    let mut text = classical(board).to_string();
+    let mut text = eval::evaluate_classical(board).to_string();
     if let Some((searcher, nodes)) = search {
         let score = if wins {
             -MATE_BOUND
@@ -123,31 +118,29 @@ fn child_text(board: &mut Board, p: Pos, search: Option<(&mut Searcher, u64)>) -
 fn siblings_text(
     board: &mut Board,
     played: Pos,
-    counts: SiblingCounts,
+    counts: Siblings,
     rng: &mut StdRng,
     searcher: &mut Option<Searcher>,
 ) -> String {
     let me = board.side_to_move();
-    let others: Vec<Pos> = board
+    let mut others: Vec<Pos> = board
         .candidates()
         .filter(|&p| p != played && board.can_play(p, me))
         .collect();
-    let mut children: Vec<(Pos, i32)> = others
-        .into_iter()
-        .map(|p| {
+    if counts.best > 0 {
+        // Best for the mover first: the lowest evaluations for the opponent to move.
+        others.sort_by_cached_key(|&p| {
             board.make_move(p);
-            let e = classical(board);
+            let e = eval::evaluate_classical(board);
             board.undo();
-            (p, e)
-        })
-        .collect();
-    // Best for the mover first: the lowest evaluations for the opponent to move.
-    children.sort_by_key(|&(p, e)| (e, p.index()));
-    let best = counts.best.min(children.len());
-    children[best..].shuffle(rng);
+            (e, p.index())
+        });
+    }
+    let best = counts.best.min(others.len());
+    others[best..].shuffle(rng);
     let nodes = counts.nodes;
     let mut text = child_text(board, played, searcher.as_mut().map(|s| (s, nodes)));
-    for &(p, _) in children.iter().take(best + counts.random) {
+    for &p in others.iter().take(best + counts.random) {
         let child = child_text(board, p, searcher.as_mut().map(|s| (s, nodes)));
         text += &format!("/{}:{child}", p.to_human());
     }
@@ -158,14 +151,12 @@ fn siblings_text(
 /// and with siblings each move's siblings text ([`siblings_text`]).
 pub fn game_evals(
     game: &GameLine,
-    siblings: SiblingCounts,
+    siblings: Siblings,
     seed: u64,
 ) -> Result<(Vec<i32>, Vec<String>)> {
     let rule = Rule::from_name(&game.rule).context("rule checked by parse")?;
     let mut board = Board::new(game.width, game.height, rule)?;
     eval::prepare(&mut board);
-    // The base is the classical evaluation alone, whatever network is installed.
-    board.set_network(None);
     let mut rng =
         StdRng::seed_from_u64(seed ^ (game.id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let mut evals = Vec::with_capacity(game.scores.len());
@@ -173,7 +164,7 @@ pub fn game_evals(
     let mut searcher = (siblings.nodes > 0).then(|| Searcher::new(CHILD_HASH_BYTES));
     for (ply, &m) in game.moves.iter().enumerate() {
         if ply >= game.opening_plies {
-            evals.push(classical(&board));
+            evals.push(eval::evaluate_classical(&board));
             if siblings.any() {
                 sibling_texts.push(siblings_text(
                     &mut board,
@@ -198,7 +189,7 @@ fn list<T: ToString>(items: &[T]) -> String {
 }
 
 /// One output line for `game`.
-fn eval_line(game: &GameLine, siblings: SiblingCounts, seed: u64) -> Result<String> {
+fn eval_line(game: &GameLine, siblings: Siblings, seed: u64) -> Result<String> {
     let (evals, sibling_texts) = game_evals(game, siblings, seed)?;
     Ok(if siblings.any() {
         format!("{} {} {}\n", game.id, list(&evals), list(&sibling_texts))
@@ -212,7 +203,7 @@ pub fn run(args: &Args) -> Result<()> {
     let mut out = std::io::BufWriter::new(
         std::fs::File::create(&args.out).with_context(|| format!("cannot create {}", args.out))?,
     );
-    let siblings = SiblingCounts {
+    let siblings = Siblings {
         best: args.best_siblings,
         random: args.siblings,
         nodes: args.sibling_nodes,
@@ -229,7 +220,7 @@ pub fn run(args: &Args) -> Result<()> {
 /// `i % threads`; each game's line depends on the game alone).
 fn eval_lines(
     games: &[GameLine],
-    siblings: SiblingCounts,
+    siblings: Siblings,
     seed: u64,
     threads: usize,
 ) -> Result<Vec<String>> {
@@ -270,7 +261,7 @@ mod tests {
     #[test]
     fn one_value_per_searched_move_for_the_side_to_move() {
         let game = GameLine::parse("17 renju 15x15 1-0 4 h8,i9,j10,k11,h9,h10 35,-20").unwrap();
-        let (evals, none) = game_evals(&game, SiblingCounts::NONE, 1).unwrap();
+        let (evals, none) = game_evals(&game, Siblings::NONE, 1).unwrap();
         assert_eq!(evals.len(), 2);
         assert!(none.is_empty());
         // The second position is the first plus Black's h9, seen from White.
@@ -281,7 +272,7 @@ mod tests {
         }
         assert_eq!(evals[1], eval::evaluate(&b));
         assert_eq!(
-            eval_line(&game, SiblingCounts::NONE, 1).unwrap(),
+            eval_line(&game, Siblings::NONE, 1).unwrap(),
             format!("17 {},{}\n", evals[0], evals[1])
         );
     }
@@ -289,7 +280,7 @@ mod tests {
     #[test]
     fn siblings_are_legal_other_moves_with_their_childrens_evaluations() {
         let game = GameLine::parse("17 renju 15x15 1-0 4 h8,i9,j10,k11,h9,h10 35,-20").unwrap();
-        let counts = SiblingCounts {
+        let counts = Siblings {
             best: 2,
             random: 3,
             nodes: 0,
@@ -347,7 +338,7 @@ mod tests {
     fn searched_children_carry_a_score_for_their_side_to_move() {
         // Black's fourth stone on row 8 would make five: that child is lost for White.
         let game = GameLine::parse("3 renju 15x15 1-0 6 h8,a1,i8,a3,j8,a5,k8,a7 10,-10").unwrap();
-        let counts = SiblingCounts {
+        let counts = Siblings {
             best: 1,
             random: 1,
             nodes: 300,
