@@ -83,6 +83,9 @@ class Game:
     # The classical evaluation before each searched move, for the side to move (evaluation
     # units, `pentad-tools static-eval`): the base the network's value adds to. None: zero.
     evals: list = None
+    # The game result's weight in this game's value targets (`--lambda`, per file); None:
+    # the value given to `position_sets`.
+    lam: float = None
     # Per searched move, (the played move's child's classical evaluation, [(x, y, eval) of
     # sibling moves]) from `static-eval --siblings`; None when the file has no siblings.
     siblings: list = None
@@ -310,7 +313,7 @@ class PositionSet:
         length = max(len(g.xs) for g in games)
         self.xs = np.zeros((len(games), length), dtype=np.int8)
         self.ys = np.zeros((len(games), length), dtype=np.int8)
-        game_idx, plies, black_results, scores, bases, sibs = [], [], [], [], [], []
+        game_idx, plies, black_results, scores, bases, sibs, lams = [], [], [], [], [], [], []
         for index, game in enumerate(games):
             self.xs[index, : len(game.xs)] = game.xs
             self.ys[index, : len(game.ys)] = game.ys
@@ -319,12 +322,13 @@ class PositionSet:
             plies.extend(range(game.opening, game.opening + searched))
             black_results.extend([game.black_result] * searched)
             scores.extend(game.scores)
+            lams.extend([lam if game.lam is None else game.lam] * searched)
             bases.extend(game.evals if game.evals is not None else [0] * searched)
             sibs.extend(game.siblings if game.siblings is not None else [None] * searched)
         self.game = np.array(game_idx, dtype=np.int64)
         self.ply = np.array(plies, dtype=np.int64)
         self.side = self.ply & 1  # 0 Black to move, 1 White to move
-        self.target = value_targets(np.array(black_results), self.side, scores, lam)
+        self.target = value_targets(np.array(black_results), self.side, scores, np.array(lams))
         # The classical evaluation as a logit: the network's value is a correction to it.
         self.base = (np.asarray(bases, dtype=np.float64) / SCORE_SCALE).astype(np.float32)
         self.set_siblings(sibs)

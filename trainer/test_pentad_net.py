@@ -327,6 +327,14 @@ class GamesFileTest(unittest.TestCase):
         self.assertEqual(order, [(20, 0), (20, 1), (20, 2), (15, 1), (20, 2)])
         self.assertEqual((sets[1].xs[0, 1], sets[1].ys[0, 1]), (19, 19))  # t20
 
+    def test_a_game_of_its_own_lambda_overrides_the_sets(self):
+        games, _ = self.read()
+        games[2].lam = 0.0  # game 2, a draw: its targets come from the scores alone
+        ps = pn.position_sets(games, lam=0.5)[0]
+        sig = lambda s: 1 / (1 + math.exp(-s / 600))  # noqa: E731
+        np.testing.assert_allclose(ps.target[2:], [sig(100), 1.0], rtol=1e-6)
+        np.testing.assert_allclose(ps.target[0], 0.5 + 0.5 * sig(35), rtol=1e-6)
+
     def test_lambda_weights_result_against_score(self):
         sides = np.array([0, 1])
         np.testing.assert_allclose(pn.value_targets(1.0, sides, [-25000, 300], lam=1.0), [1.0, 0.0])
@@ -485,6 +493,30 @@ class TrainScriptTest(unittest.TestCase):
                 x, y, logit = re.fullmatch(r"(\d+),(\d+):(\S+)", cell).groups()
                 self.assertTrue(empty[0, int(y) * size + int(x)])
                 self.assertAlmostEqual(int_policy[0, int(y) * size + int(x)], float(logit), delta=1e-4)
+
+    def test_lambda_per_file_and_training_from_a_checkpoint(self):
+        text = random_games_text(np.random.default_rng(5), 40, 15)
+        with tempfile.TemporaryDirectory() as folder:
+            games = Path(folder) / "a.games"
+            games.write_text(text)
+            evals = str(zero_evals_file(text, Path(folder) / "a.evals"))
+            files = [str(games), str(games), "--evals", evals, evals]
+            with contextlib.redirect_stdout(io.StringIO()):
+                sets = train.load_data(files[:2], [evals, evals], "renju", [1.0, 0.0])
+            half = len(sets[0]) // 2
+            first, second = sets[0].target[:half], sets[0].target[half:]
+            self.assertTrue(set(np.unique(first)) <= {0.0, 0.5, 1.0}, "results alone")
+            self.assertFalse(np.array_equal(first, second))
+            with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
+                train.parse_args(files + ["--lambda", "0.5", "0.5", "0.5", "--out", "x"])
+            out = Path(folder) / "n"
+            small = ["--channels", "4", "--hidden", "4", "--policy-weight", "0"]
+            with contextlib.redirect_stdout(io.StringIO()):
+                train.main(files + ["--lambda", "0.5", "0", "--epochs", "1", "--out", str(out)] + small)
+            with contextlib.redirect_stdout(io.StringIO()) as printed:
+                train.main(files + ["--epochs", "0", "--init", f"{out}.pt", "--out", f"{out}2"])
+            self.assertRegex(printed.getvalue(), r"n\.pt: held-out value \d\.\d{4} before training")
+            self.assertEqual(Path(f"{out}.pnet").read_bytes(), Path(f"{out}2.pnet").read_bytes())
 
     def test_same_seed_same_net(self):
         text = random_games_text(np.random.default_rng(4), 30, 15)

@@ -32,7 +32,14 @@ def parse_args(argv):
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--lr", type=float, default=1e-3)
-    parser.add_argument("--lambda", dest="lam", type=float, default=0.5, help="game result's weight in the value target")
+    parser.add_argument(
+        "--lambda",
+        dest="lam",
+        type=float,
+        nargs="+",
+        default=[0.5],
+        help="game result's weight in the value target: one for all games files, or one per file (0 for `pentad-tools leaves` files)",
+    )
     parser.add_argument("--policy-weight", type=float, default=1.0)
     parser.add_argument("--rank-weight", type=float, default=1.0, help="weight of the siblings' ranking loss (evals files with siblings)")
     parser.add_argument("--child-weight", type=float, default=1.0, help="weight of the searched children's value loss (evals files with --sibling-nodes)")
@@ -41,20 +48,30 @@ def parse_args(argv):
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
+    parser.add_argument("--init", metavar="CHECKPOINT", help="start from this checkpoint (its sizes) instead of a fresh net")
     parser.add_argument("--export-only", metavar="CHECKPOINT", help="skip training: export this checkpoint again")
     args = parser.parse_args(argv)
     if args.out is None and args.export_only is None:
         parser.error("--out is required when training")
     if len(args.evals) != len(args.games):
         parser.error("give one --evals file per games file")
+    if len(args.lam) not in (1, len(args.games)):
+        parser.error("give one --lambda for all games files or one per file")
     return args
 
 
-def load_data(paths, eval_paths, rule, lam):
-    """Reads all games files and their evaluations -> position sets by board size; prints what was read."""
+def load_data(paths, eval_paths, rule, lams):
+    """Reads all games files and their evaluations -> position sets by board size; prints what was read.
+
+    lams: the game result's weight in the value targets, one for all files or one per file.
+    """
     games = []
-    for path, eval_path in zip(paths, eval_paths):
+    if len(lams) == 1:
+        lams = lams * len(paths)
+    for path, eval_path, lam in zip(paths, eval_paths, lams):
         file_games, skipped = pn.read_games(path, rule)
+        for game in file_games:
+            game.lam = lam
         try:
             pn.attach_evals(file_games, pn.read_evals(eval_path), eval_path)
         except (OSError, ValueError) as error:
@@ -62,7 +79,7 @@ def load_data(paths, eval_paths, rule, lam):
         games.extend(file_games)
         notes = ", ".join(f"{n} {what}" for what, n in skipped.items() if n)
         print(f"{path}: {len(file_games)} {rule} games" + (f" (skipped {notes})" if notes else ""))
-    sets = pn.position_sets(games, lam)
+    sets = pn.position_sets(games, lams[0])
     if not sets:
         sys.exit(f"no searched {rule} positions in the games files")
     for ps in sets:
@@ -195,14 +212,22 @@ def export(net, sets, rule, out):
 
 
 def train(args):
-    """Trains a fresh net, saves <out>.pt and exports it."""
+    """Trains a fresh net (or the --init checkpoint), saves <out>.pt and exports it."""
     rng = np.random.default_rng(args.seed)
     torch.manual_seed(args.seed)
     window = pn.FAMILIES[args.rule][1]
     sets = load_data(args.games, args.evals, args.rule, args.lam)
-    net = pn.PentadNet(window=window, channels=args.channels, hidden=args.hidden)
+    if args.init:
+        net = pn.PentadNet.from_state_dict(torch.load(args.init, weights_only=True))
+        if net.window != window:
+            sys.exit(f"{args.init} is a {pn.WINDOW_FAMILY[net.window]} net, not {args.rule}")
+    else:
+        net = pn.PentadNet(window=window, channels=args.channels, hidden=args.hidden)
     optimiser = torch.optim.Adam(net.parameters(), lr=args.lr, fused=True)
     print_baselines(sets)
+    if args.init:
+        value_loss, _, _, _ = evaluate(net, sets, args.batch, args.rank_temperature)
+        print(f"{args.init}: held-out value {value_loss:.4f} before training")
     start = time.time()
     for epoch in range(1, args.epochs + 1):
         epoch_start = time.time()

@@ -1,6 +1,10 @@
-//! What may stop a search besides the stop flag: time, depth, nodes, strength, threads; and
-//! the moves a search must not consider (Yixin-Board's block lists).
+//! What may stop a search besides the stop flag: time, depth, nodes, strength, threads; the
+//! moves a search must not consider (Yixin-Board's block lists); and the leaves a search
+//! records for training data.
 
+use std::sync::{Arc, Mutex};
+
+use crate::board::Board;
 use crate::core::Pos;
 
 use super::time::TimeManager;
@@ -28,6 +32,45 @@ pub struct SearchLimits {
     pub randomize_seed: Option<u64>,
     /// Moves the search must not play or consider (empty in a normal search).
     pub excluded: Exclusions,
+    /// When set, the search records a sample of the leaves it evaluates (training data).
+    pub leaf_samples: Option<Arc<LeafSamples>>,
+}
+
+/// A sample of the leaf positions a search evaluates, for fitting an evaluation where a
+/// search uses it (`pentad-tools leaves`). A leaf is kept when its hash is a multiple of
+/// `every`, so the sample does not depend on timing; each position is its stones in the
+/// order they were played.
+#[derive(Debug)]
+pub struct LeafSamples {
+    every: u64,
+    positions: Mutex<Vec<Vec<Pos>>>,
+}
+
+impl LeafSamples {
+    /// Keeps the leaves whose hash is a multiple of `every` (at least 1: every leaf).
+    pub fn new(every: u64) -> LeafSamples {
+        LeafSamples {
+            every: every.max(1),
+            positions: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Records `board` if its hash is sampled.
+    #[inline]
+    pub fn offer(&self, board: &Board) {
+        if board.hash().is_multiple_of(self.every) {
+            let stones = board.history().map(|(p, _)| p).collect();
+            self.positions
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(stones);
+        }
+    }
+
+    /// The positions recorded so far, leaving none.
+    pub fn take(&self) -> Vec<Vec<Pos>> {
+        std::mem::take(&mut *self.positions.lock().unwrap_or_else(|e| e.into_inner()))
+    }
 }
 
 /// Moves excluded from a search: at the root (`YXBLOCK`), and in given positions anywhere in
@@ -63,6 +106,47 @@ impl Default for SearchLimits {
             threads: 1,
             randomize_seed: None,
             excluded: Exclusions::default(),
+            leaf_samples: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Rule;
+
+    #[test]
+    fn leaf_samples_keep_the_stones_of_sampled_hashes_only() {
+        let samples = LeafSamples::new(3);
+        let every = LeafSamples::new(0);
+        let mut b = Board::new(15, 15, Rule::FREESTYLE).unwrap();
+        let mut stones = Vec::new();
+        let mut expected = Vec::new();
+        for (x, y) in [
+            (7, 7),
+            (8, 8),
+            (6, 6),
+            (9, 9),
+            (5, 5),
+            (7, 8),
+            (8, 7),
+            (6, 8),
+        ] {
+            b.make_move(Pos::new(x, y));
+            stones.push(Pos::new(x, y));
+            samples.offer(&b);
+            every.offer(&b);
+            if b.hash().is_multiple_of(3) {
+                expected.push(stones.clone());
+            }
+        }
+        assert!(
+            !expected.is_empty() && expected.len() < 8,
+            "some kept, some not"
+        );
+        assert_eq!(samples.take(), expected);
+        assert!(samples.take().is_empty(), "taken once");
+        assert_eq!(every.take().len(), 8, "rate 0 is every leaf");
     }
 }

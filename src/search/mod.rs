@@ -41,7 +41,7 @@ pub mod vcf;
 
 pub use crate::core::tunable::{TunableKind, TunableSpec, TuneError, TUNING};
 pub use budget::Budget;
-pub use limits::{Exclusions, SearchLimits, FULL_STRENGTH};
+pub use limits::{Exclusions, LeafSamples, SearchLimits, FULL_STRENGTH};
 pub use params::{set_tunable, tunable_value, tunables};
 pub use report::{no_root_events, RootEvent, RootEvents, SearchReport, SearchResult};
 pub use score::{

@@ -8,7 +8,7 @@ use crate::core::{Color, Pos};
 use crate::eval;
 
 use super::history::History;
-use super::limits::Exclusions;
+use super::limits::{Exclusions, LeafSamples};
 use super::lmr::Reductions;
 use super::movegen;
 use super::params::*;
@@ -72,6 +72,8 @@ pub(crate) struct Shared<'a> {
     pub excluded: &'a Exclusions,
     /// Where the main thread tells what happens to root moves (see [`Worker::announce_root`]).
     pub root_events: RootEvents<'a>,
+    /// Where sampled leaves go (training data; `None` in play).
+    pub leaf_samples: Option<&'a LeafSamples>,
 }
 
 impl Shared<'_> {

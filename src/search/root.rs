@@ -219,6 +219,7 @@ pub(crate) fn search(
         in_flight: InFlight::new(),
         excluded: &limits.excluded,
         root_events,
+        leaf_samples: limits.leaf_samples.as_deref(),
     };
 
     // Root VCF solver: a forced win by fours needs no tree search. (The solvers know nothing

@@ -9,7 +9,9 @@ mod eval_tune;
 mod fit;
 mod games_file;
 mod label;
+mod leaves;
 mod openings;
+mod parallel;
 mod positions;
 mod progress;
 mod prove;
@@ -53,6 +55,9 @@ enum Command {
     /// The classical evaluation of every searched position of a games file (the base of a
     /// residual network).
     StaticEval(static_eval::Args),
+    /// Training positions where a search evaluates: sampled leaves of searches from a games
+    /// file's positions, each scored by a search of its own.
+    Leaves(leaves::Args),
     /// Fit the learned move-ordering rows to the moves chosen in self-play games.
     TrainOrder(train_order::Args),
     /// Tune the search's tunables by SPSA through arena games (a `--features tune` build).
@@ -86,6 +91,7 @@ fn main() {
         Command::Train(a) => train_eval::run(a),
         Command::TrainOrder(a) => train_order::run(a),
         Command::StaticEval(a) => static_eval::run(a),
+        Command::Leaves(a) => leaves::run(a),
         Command::Spsa(a) => spsa::run(a),
         Command::Prove(a) => prove::run(a),
         Command::Analyse(a) => analyse::run(a),

@@ -29,6 +29,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use crate::games_file::{self, GameLine};
+use crate::parallel;
 use crate::progress::Progress;
 
 /// Options of `pentad-tools static-eval`.
@@ -225,33 +226,9 @@ fn eval_lines(
     threads: usize,
 ) -> Result<Vec<String>> {
     let progress = Progress::new(games.len() as u64, "static-eval");
-    let parts: Vec<Result<Vec<String>>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|t| {
-                let progress = &progress;
-                scope.spawn(move || {
-                    games
-                        .iter()
-                        .skip(t)
-                        .step_by(threads)
-                        .map(|g| {
-                            progress.inc(1);
-                            eval_line(g, siblings, seed)
-                        })
-                        .collect()
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().expect("a static-eval worker panicked"))
-            .collect()
-    });
+    let lines = parallel::map_in_order(games, threads, &progress, |g| eval_line(g, siblings, seed));
     progress.finish();
-    let parts = parts.into_iter().collect::<Result<Vec<_>>>()?;
-    Ok((0..games.len())
-        .map(|i| parts[i % threads][i / threads].clone())
-        .collect())
+    lines.into_iter().collect()
 }
 
 #[cfg(test)]

@@ -266,6 +266,66 @@ fn the_fitters_run_on_a_small_games_file() {
 }
 
 #[test]
+fn leaves_writes_scored_search_leaves_as_games() {
+    let dir = scratch("leaves");
+    let games = random_games_file(&dir, 2);
+    let run = |threads: &str, name: &str| {
+        let out = dir.join(name);
+        tools(&[
+            "leaves",
+            "--games",
+            path(&games),
+            "--out",
+            path(&out),
+            "--nodes",
+            "2000",
+            "--every",
+            "16",
+            "--per-position",
+            "2",
+            "--score-nodes",
+            "200",
+            "--stride",
+            "8",
+            "--threads",
+            threads,
+        ]);
+        std::fs::read_to_string(out).unwrap()
+    };
+    let one = run("1", "one.games");
+    assert_eq!(
+        one,
+        run("2", "two.games"),
+        "independent of the thread count"
+    );
+    let leaves: Vec<&str> = one.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(leaves.len() > 4, "{one}");
+    assert_eq!(one.lines().count() - leaves.len(), 4, "a mark per game");
+    for line in &leaves {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let (opening, moves): (usize, usize) = (f[4].parse().unwrap(), f[5].split(',').count());
+        assert_eq!(
+            (f[3], moves, f[6].split(',').count()),
+            ("1/2-1/2", opening + 1, 1),
+            "{line}"
+        );
+    }
+    // The leaves file is a games file: static-eval reads it.
+    let evals = dir.join("leaves.evals");
+    tools(&[
+        "static-eval",
+        "--games",
+        path(&dir.join("one.games")),
+        "--out",
+        path(&evals),
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(evals).unwrap().lines().count(),
+        leaves.len()
+    );
+}
+
+#[test]
 fn static_eval_writes_a_value_per_searched_move() {
     let dir = scratch("static-eval");
     let games = random_games_file(&dir, 3);

@@ -30,6 +30,9 @@ impl Worker<'_> {
                 return v;
             }
         }
+        if let Some(samples) = self.sh.leaf_samples {
+            samples.offer(&self.board);
+        }
         let stand = eval::evaluate(&self.board);
         let (v, bound) = self.leaf_value(stand, beta, ply);
         if tte.is_none_or(|h| h.depth <= 0) {
@@ -110,6 +113,7 @@ mod tests {
             in_flight: InFlight::new(),
             excluded: &excluded,
             root_events: &no_root_events,
+            leaf_samples: None,
         };
         let mut w = Worker::new(0, &shared, &board);
         f(&mut w, &tt)
