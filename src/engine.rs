@@ -15,7 +15,7 @@ use std::sync::{mpsc, Arc};
 use std::thread;
 
 use crate::board::Board;
-use crate::search::memory::{hash_plan, HashPlan, MachineMemory};
+use crate::search::memory::{hash_plan, turn_table_cap, HashPlan, MachineMemory};
 use crate::search::time::{ObservedLatency, TimeControl, TimeManager};
 use crate::search::{
     RootEvent, SearchLimits, SearchReport, SearchResult, Searcher, SEARCH_STACK_BYTES,
@@ -115,13 +115,21 @@ pub fn hash_bytes_for_settings(s: &Settings) -> usize {
 
 /// [`hash_bytes_for_settings`] with what the settings alone asked for (for the MESSAGE that
 /// tells the machine's memory capped the table).
+/// Without an explicit `hash_size`, a short `timeout_turn` caps the table
+/// ([`turn_table_cap`]).
 pub fn hash_plan_for_settings(s: &Settings) -> HashPlan {
-    hash_plan(
+    let mut plan = hash_plan(
         s.max_memory,
         (s.hash_size_kib > 0).then_some(s.hash_size_kib),
         s.threads,
         MachineMemory::read(),
-    )
+    );
+    if let Some(turn_ms) = s.timeout_turn_ms.filter(|&t| t > 0 && s.hash_size_kib == 0) {
+        let cap = turn_table_cap(turn_ms as u64, s.threads);
+        plan.bytes = plan.bytes.min(cap);
+        plan.asked = plan.asked.min(cap);
+    }
+    plan
 }
 
 /// The answer of a finished search.
@@ -622,5 +630,23 @@ mod tests {
         assert_eq!(hash_bytes_for_settings(&s), 1 << 20);
         s.hash_size_kib = u64::MAX;
         assert!(hash_bytes_for_settings(&s) <= 32 << 20);
+    }
+
+    #[test]
+    fn a_short_turn_takes_a_smaller_table_unless_a_size_is_given() {
+        let mut s = Settings::default();
+        let default = hash_bytes_for_settings(&s);
+        s.timeout_turn_ms = Some(500);
+        assert_eq!(hash_bytes_for_settings(&s), 32 << 20);
+        assert!(!hash_plan_for_settings(&s).capped_by_machine());
+        s.threads = 2;
+        assert_eq!(hash_bytes_for_settings(&s), 64 << 20);
+        s.timeout_turn_ms = Some(30_000);
+        assert_eq!(hash_bytes_for_settings(&s), default);
+        s.timeout_turn_ms = Some(0);
+        assert_eq!(hash_bytes_for_settings(&s), default, "0 is no limit");
+        s.timeout_turn_ms = Some(500);
+        s.hash_size_kib = 128 << 10;
+        assert_eq!(hash_bytes_for_settings(&s), 128 << 20, "hash_size says");
     }
 }

@@ -544,7 +544,10 @@ impl<W: Write> Session<W> {
             },
             _ => log::debug!("INFO {key} {v}: not used"),
         }
-        if matches!(key, "max_memory" | "hash_size" | "thread_num") {
+        if matches!(
+            key,
+            "max_memory" | "hash_size" | "thread_num" | "timeout_turn"
+        ) {
             self.sync_hash_size();
         }
     }
