@@ -38,6 +38,26 @@ fn tools(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// Runs `pentad-tools args... --out FILE --threads T` with T = 1 and T = 2, checks that both
+/// write the same file, and returns it.
+fn output_on_one_and_two_threads(dir: &Path, args: &[&str]) -> String {
+    let outputs: Vec<String> = ["1", "2"]
+        .iter()
+        .map(|threads| {
+            let out = dir.join(format!("{}-{threads}.out", args[0]));
+            let mut full = args.to_vec();
+            full.extend(["--out", path(&out), "--threads", threads]);
+            tools(&full);
+            std::fs::read_to_string(out).unwrap()
+        })
+        .collect();
+    assert_eq!(
+        outputs[0], outputs[1],
+        "{args:?}: the thread count changed the output"
+    );
+    outputs[0].clone()
+}
+
 /// A pentad-arena `--results` line: a renju game Black wins by a five on row 8.
 const RESULT_LINE: &str = r#"{"game":1,"black":"a","white":"b","rule":"renju","width":15,"height":15,"opening":"h8h7","moves":["h8","h7","i8","i7","j8","j7","k8","k7","l8"],"opening_plies":2,"result":"1-0","reason":"five","detail":"Black wins by five","plies":9,"times_ms":[10,12,9,11,10,13,8]}"#;
 
@@ -269,14 +289,12 @@ fn the_fitters_run_on_a_small_games_file() {
 fn leaves_writes_scored_search_leaves_as_games() {
     let dir = scratch("leaves");
     let games = random_games_file(&dir, 2);
-    let run = |threads: &str, name: &str| {
-        let out = dir.join(name);
-        tools(&[
+    let one = output_on_one_and_two_threads(
+        &dir,
+        &[
             "leaves",
             "--games",
             path(&games),
-            "--out",
-            path(&out),
             "--nodes",
             "2000",
             "--every",
@@ -287,16 +305,7 @@ fn leaves_writes_scored_search_leaves_as_games() {
             "200",
             "--stride",
             "8",
-            "--threads",
-            threads,
-        ]);
-        std::fs::read_to_string(out).unwrap()
-    };
-    let one = run("1", "one.games");
-    assert_eq!(
-        one,
-        run("2", "two.games"),
-        "independent of the thread count"
+        ],
     );
     let leaves: Vec<&str> = one.lines().filter(|l| !l.starts_with('#')).collect();
     assert!(leaves.len() > 4, "{one}");
@@ -315,7 +324,7 @@ fn leaves_writes_scored_search_leaves_as_games() {
     tools(&[
         "static-eval",
         "--games",
-        path(&dir.join("one.games")),
+        path(&dir.join("leaves-1.out")),
         "--out",
         path(&evals),
     ]);
@@ -342,27 +351,20 @@ fn static_eval_writes_a_value_per_searched_move() {
         assert_eq!(values.len(), g[6].split(',').count(), "{e:?}");
     }
     // Siblings with searched scores: the same file on one thread and on two.
-    let sibling_run = |threads: &str, name: &str| {
-        let out = dir.join(name);
-        tools(&[
+    let one = output_on_one_and_two_threads(
+        &dir,
+        &[
             "static-eval",
             "--games",
             path(&games),
-            "--out",
-            path(&out),
             "--best-siblings",
             "1",
             "--siblings",
             "1",
             "--sibling-nodes",
             "100",
-            "--threads",
-            threads,
-        ]);
-        std::fs::read_to_string(out).unwrap()
-    };
-    let one = sibling_run("1", "one.sib");
-    assert_eq!(one, sibling_run("2", "two.sib"));
+        ],
+    );
     let first = one.lines().next().unwrap();
     let children = first.split_whitespace().nth(2).unwrap();
     // `e:s/m:e:s/m:e:s` per searched position.
