@@ -104,7 +104,7 @@ fn nothing_waits_for_a_search_the_watchdog_abandoned() {
         send(
             &mut s,
             &[
-                "INFO max_memory 83886080",
+                "INFO max_memory 25165824",
                 "YXHASHCLEAR",
                 "START 15",
                 "BEGIN",
