@@ -67,6 +67,10 @@ pub struct Args {
     pub threads: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// A network file (`.pnet`) the searches evaluate with, so that the leaves are those a
+    /// search with that network reaches (the next round of a network's data).
+    #[arg(long)]
+    pub net: Option<std::path::PathBuf>,
 }
 
 /// What one run samples and how it scores the sample.
@@ -192,6 +196,9 @@ const CHUNK_GAMES: usize = 16;
 const DONE_MARK: &str = "# leaves done for game ";
 
 pub fn run(args: &Args) -> Result<()> {
+    if let Some(path) = &args.net {
+        pentad::net::load_file(path)?;
+    }
     let mut games = games_file::read(&args.games)?;
     if let Some(n) = args.max_games {
         games.truncate(n);
@@ -350,6 +357,7 @@ mod tests {
             max_games,
             threads: 2,
             seed: 5,
+            net: None,
         };
         run(&args(None)).unwrap();
         let whole = std::fs::read_to_string(&out).unwrap();

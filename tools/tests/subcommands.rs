@@ -335,6 +335,56 @@ fn leaves_writes_scored_search_leaves_as_games() {
 }
 
 #[test]
+fn leaves_with_a_network_follow_that_networks_searches() {
+    let dir = scratch("leaves-net");
+    let games = random_games_file(&dir, 2);
+    let net = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/data/net/renju-sample.pnet"
+    );
+    let run = |extra: &[&str], name: &str| {
+        let out = dir.join(name);
+        let mut args = vec![
+            "leaves",
+            "--games",
+            path(&games),
+            "--nodes",
+            "2000",
+            "--every",
+            "16",
+            "--per-position",
+            "2",
+            "--score-nodes",
+            "200",
+            "--stride",
+            "8",
+            "--out",
+            path(&out),
+        ];
+        args.extend(extra);
+        tools(&args);
+        std::fs::read_to_string(out).unwrap()
+    };
+    let classical = run(&[], "classical.out");
+    let with_net = run(&["--net", net], "net.out");
+    assert!(with_net.lines().any(|l| !l.starts_with('#')), "{with_net}");
+    assert_ne!(classical, with_net, "the network changed no search");
+    let missing = Command::new(TOOLS)
+        .args([
+            "leaves",
+            "--games",
+            path(&games),
+            "--out",
+            path(&dir.join("x.out")),
+        ])
+        .args(["--net", path(&dir.join("no-such.pnet"))])
+        .output()
+        .unwrap();
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no-such.pnet"));
+}
+
+#[test]
 fn static_eval_writes_a_value_per_searched_move() {
     let dir = scratch("static-eval");
     let games = random_games_file(&dir, 3);
