@@ -285,27 +285,27 @@ fn the_fitters_run_on_a_small_games_file() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `pentad-tools leaves` options for a run of a second or so on a few random games.
+const SMALL_LEAVES: [&str; 10] = [
+    "--nodes",
+    "2000",
+    "--every",
+    "16",
+    "--per-position",
+    "2",
+    "--score-nodes",
+    "200",
+    "--stride",
+    "8",
+];
+
 #[test]
 fn leaves_writes_scored_search_leaves_as_games() {
     let dir = scratch("leaves");
     let games = random_games_file(&dir, 2);
     let one = output_on_one_and_two_threads(
         &dir,
-        &[
-            "leaves",
-            "--games",
-            path(&games),
-            "--nodes",
-            "2000",
-            "--every",
-            "16",
-            "--per-position",
-            "2",
-            "--score-nodes",
-            "200",
-            "--stride",
-            "8",
-        ],
+        &[&["leaves", "--games", path(&games)][..], &SMALL_LEAVES].concat(),
     );
     let leaves: Vec<&str> = one.lines().filter(|l| !l.starts_with('#')).collect();
     assert!(leaves.len() > 4, "{one}");
@@ -344,25 +344,8 @@ fn leaves_with_a_network_follow_that_networks_searches() {
     );
     let run = |extra: &[&str], name: &str| {
         let out = dir.join(name);
-        let mut args = vec![
-            "leaves",
-            "--games",
-            path(&games),
-            "--nodes",
-            "2000",
-            "--every",
-            "16",
-            "--per-position",
-            "2",
-            "--score-nodes",
-            "200",
-            "--stride",
-            "8",
-            "--out",
-            path(&out),
-        ];
-        args.extend(extra);
-        tools(&args);
+        let head = ["leaves", "--games", path(&games), "--out", path(&out)];
+        tools(&[&head[..], &SMALL_LEAVES, extra].concat());
         std::fs::read_to_string(out).unwrap()
     };
     let classical = run(&[], "classical.out");
