@@ -35,7 +35,7 @@ use crate::progress::Progress;
 
 /// Leaf `k` of game `g` has the id `g + k × ID_STRIDE` (a multiple of 20: the trainer holds
 /// out by id modulo 20).
-const ID_STRIDE: usize = 1_000_000;
+pub(crate) const ID_STRIDE: usize = 1_000_000;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -121,7 +121,7 @@ fn sampled_leaves(searcher: &mut Searcher, board: &Board, plan: Plan) -> Vec<Vec
 
 /// The board after `stones` (alternate colours from Black), or `None` if they are not a
 /// legal sequence of moves of `rule`.
-fn replay(rule: Rule, width: usize, height: usize, stones: &[Pos]) -> Option<Board> {
+pub(crate) fn replay(rule: Rule, width: usize, height: usize, stones: &[Pos]) -> Option<Board> {
     let mut board = Board::new(width, height, rule).ok()?;
     eval::prepare(&mut board);
     for &p in stones {

@@ -3,6 +3,7 @@
 //! `Args` (its options) and a `run`; a new one is a new module, one line in [`Command`], and
 //! a smoke test in `tools/tests/subcommands.rs`.
 
+mod agree;
 mod analyse;
 mod board_speed;
 mod eval_tune;
@@ -58,6 +59,9 @@ enum Command {
     /// Training positions where a search evaluates: sampled leaves of searches from a games
     /// file's positions, each scored by a search of its own.
     Leaves(leaves::Args),
+    /// How often Pentad's move is a reference engine's move, on positions of a games file
+    /// (the reference's moves are kept in a file, which is also training data).
+    Agree(agree::Args),
     /// Fit the learned move-ordering rows to the moves chosen in self-play games.
     TrainOrder(train_order::Args),
     /// Tune the search's tunables by SPSA through arena games (a `--features tune` build).
@@ -92,6 +96,7 @@ fn main() {
         Command::TrainOrder(a) => train_order::run(a),
         Command::StaticEval(a) => static_eval::run(a),
         Command::Leaves(a) => leaves::run(a),
+        Command::Agree(a) => agree::run(a),
         Command::Spsa(a) => spsa::run(a),
         Command::Prove(a) => prove::run(a),
         Command::Analyse(a) => analyse::run(a),

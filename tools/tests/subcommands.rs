@@ -446,3 +446,76 @@ fn board_speed_runs_a_fixed_workload() {
     let out = tools(&["board-speed", "--rounds", "1"]);
     assert!(!out.is_empty());
 }
+
+/// `pbrain-pentad`, built beside `pentad-tools` by a workspace build.
+fn engine_beside_tools() -> PathBuf {
+    let exe = format!("pbrain-pentad{}", std::env::consts::EXE_SUFFIX);
+    let engine = Path::new(TOOLS).with_file_name(exe);
+    assert!(
+        engine.exists(),
+        "{} is missing: build the workspace (cargo test --release at its root)",
+        engine.display()
+    );
+    engine
+}
+
+#[test]
+fn agree_compares_with_a_reference_engine_and_keeps_its_moves() {
+    let dir = scratch("agree");
+    let games = random_games_file(&dir, 2);
+    let moves = dir.join("reference.games");
+    let engine = engine_beside_tools();
+    let head = [
+        "agree",
+        "--games",
+        path(&games),
+        "--moves",
+        path(&moves),
+        "--threads",
+        "2",
+    ];
+    fn with<'a>(head: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+        [head, extra].concat()
+    }
+    let reference = ["--reference", path(&engine), "--reference-nodes", "1500"];
+    let first = tools(&with(
+        &head,
+        &[&reference[..], &["--positions", "16", "--nodes", "1500"]].concat(),
+    ));
+    // Pentad against itself at equal nodes: the same move nearly always (the two searches'
+    // tables differ in size). A board sent with its colours swapped would agree far less.
+    let hits: usize = first
+        .strip_prefix("agree ")
+        .and_then(|s| s.split('/').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("{first}"));
+    assert!(hits >= 13 && first.contains("/16 = "), "{first}");
+    let text = std::fs::read_to_string(&moves).unwrap();
+    assert_eq!(text.lines().count(), 16, "{text}");
+    // The moves file answers a second run without the reference, and is a games file.
+    assert_eq!(
+        tools(&with(&head, &["--positions", "16", "--nodes", "1500"])),
+        first
+    );
+    tools(&[
+        "static-eval",
+        "--games",
+        path(&moves),
+        "--out",
+        path(&dir.join("e")),
+    ]);
+    // A larger draw needs the reference for the positions the file lacks.
+    let more = Command::new(TOOLS)
+        .args(with(&head, &["--positions", "18", "--nodes", "1500"]))
+        .output()
+        .unwrap();
+    assert!(!more.status.success());
+    assert!(String::from_utf8_lossy(&more.stderr).contains("lacks 2 of the positions"));
+    // --nodes 0 only extends the file.
+    let only = tools(&with(
+        &head,
+        &[&reference[..], &["--positions", "18", "--nodes", "0"]].concat(),
+    ));
+    assert!(only.is_empty(), "{only}");
+    assert_eq!(std::fs::read_to_string(&moves).unwrap().lines().count(), 18);
+}
