@@ -86,6 +86,9 @@ class Game:
     # The game result's weight in this game's value targets (`--lambda`, per file); None:
     # the value given to `position_sets`.
     lam: float = None
+    # The weight of this game's value loss (`--value-weight`, per file: 0 for a file that
+    # only teaches choices); None: 1.
+    value_weight: float = None
     # Per searched move, (the played move's child's classical evaluation, [(x, y, eval) of
     # sibling moves]) from `static-eval --siblings`; None when the file has no siblings.
     siblings: list = None
@@ -313,7 +316,7 @@ class PositionSet:
         length = max(len(g.xs) for g in games)
         self.xs = np.zeros((len(games), length), dtype=np.int8)
         self.ys = np.zeros((len(games), length), dtype=np.int8)
-        game_idx, plies, black_results, scores, bases, sibs, lams = [], [], [], [], [], [], []
+        game_idx, plies, black_results, scores, bases, sibs, lams, weights = [], [], [], [], [], [], [], []
         for index, game in enumerate(games):
             self.xs[index, : len(game.xs)] = game.xs
             self.ys[index, : len(game.ys)] = game.ys
@@ -323,12 +326,14 @@ class PositionSet:
             black_results.extend([game.black_result] * searched)
             scores.extend(game.scores)
             lams.extend([lam if game.lam is None else game.lam] * searched)
+            weights.extend([1.0 if game.value_weight is None else game.value_weight] * searched)
             bases.extend(game.evals if game.evals is not None else [0] * searched)
             sibs.extend(game.siblings if game.siblings is not None else [None] * searched)
         self.game = np.array(game_idx, dtype=np.int64)
         self.ply = np.array(plies, dtype=np.int64)
         self.side = self.ply & 1  # 0 Black to move, 1 White to move
         self.target = value_targets(np.array(black_results), self.side, scores, np.array(lams))
+        self.value_weight = np.asarray(weights, dtype=np.float32)
         # The classical evaluation as a logit: the network's value is a correction to it.
         self.base = (np.asarray(bases, dtype=np.float64) / SCORE_SCALE).astype(np.float32)
         self.set_siblings(sibs)
@@ -413,6 +418,7 @@ class PositionSet:
             "move": ys[rows, plies] * self.size + xs[rows, plies],
             "target": self.target[indices],
             "base": self.base[indices],
+            "weight": self.value_weight[indices],
         }
 
     def moves_text(self, index):
@@ -628,13 +634,15 @@ class PentadNet(nn.Module):
 def losses(net, batch):
     """-> (value BCE, policy CE, top-1 hits, rows read) of one numpy batch.
 
-    The predicted value logit is the classical evaluation's (`batch["base"]`) plus the net's.
+    The predicted value logit is the classical evaluation's (`batch["base"]`) plus the net's;
+    each position's value loss counts `batch["weight"]` times (a mean over the batch).
     """
     inputs, used_rows = model_inputs(batch, net.rows)
     value, policy = net(*inputs)
     target = torch.from_numpy(batch["target"])
     move = torch.from_numpy(np.asarray(batch["move"], dtype=np.int64))
-    value_loss = F.binary_cross_entropy_with_logits(value + torch.from_numpy(batch["base"]), target)
+    weight = torch.from_numpy(batch["weight"])
+    value_loss = F.binary_cross_entropy_with_logits(value + torch.from_numpy(batch["base"]), target, weight=weight)
     policy_loss = F.cross_entropy(policy, move)
     hits = (policy.argmax(dim=1) == move).sum()
     return value_loss, policy_loss, hits, used_rows
@@ -645,17 +653,20 @@ def sibling_loss(net, children, temperature):
 
     Ranking: each child's value (classical base + net, for the side to move there) is
     negated into the mover's view; a softmax over the children at `temperature` (logit
-    units) should pick the played one (slot 0). Value: children with a search score get the
-    usual value loss against it (pure score targets: a sibling has no game result).
+    units) should pick the played one (slot 0); positions without siblings (from a file that
+    has none) take no part. Value: children with a search score get the usual value loss
+    against it (pure score targets: a sibling has no game result).
     """
     inputs, used_rows = model_inputs(children, net.rows)
     value, _ = net(*inputs)
     base = torch.from_numpy(children["base"])
     valid = torch.from_numpy(children["valid"])
     logit = value.view(base.shape) + base
-    mover = (-logit / temperature).masked_fill(~valid, float("-inf"))
-    played = torch.zeros(len(base), dtype=torch.int64)
-    loss = F.cross_entropy(mover, played)
+    mover = (-logit / temperature).masked_fill(~valid, float("-inf"))[valid[:, 0]]
+    if len(mover):
+        loss = F.cross_entropy(mover, torch.zeros(len(mover), dtype=torch.int64))
+    else:
+        loss = logit.sum() * 0.0
     hits = (mover.argmax(dim=1) == 0).sum()
     scored = torch.from_numpy(children["scored"])
     child_value = None

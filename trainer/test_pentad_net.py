@@ -302,6 +302,35 @@ class GamesFileTest(unittest.TestCase):
         single, _, _, _ = pn.sibling_loss(net, ps.children(np.arange(1), np.zeros(1, dtype=np.int64), 10), 0.25)
         self.assertAlmostEqual(single.item(), expected.item(), places=5)
 
+    def test_positions_without_siblings_take_no_part_in_the_ranking(self):
+        games, _ = self.read()
+        self.attach(games, "20 0,0 -60/a1:30/o15:90,12/b2:-6/c3:0\n1 - -\n2 0,0 0/d4:0,0/e5:0\n", [])
+        plain, _ = self.read()
+        self.attach(plain, "20 0,0\n1 -\n2 0,0\n", [])
+        for game in plain:
+            game.game_id += 100
+        ps = pn.position_sets(games + plain, lam=0.5)[0]
+        np.testing.assert_array_equal(ps.sib_valid[:, 0], [True] * 4 + [False] * 4)
+        net = pn.PentadNet(window=10, channels=4, hidden=4)
+        zero = np.zeros(8, dtype=np.int64)
+        mixed, _, hits, _ = pn.sibling_loss(net, ps.children(np.arange(8), zero, 10), 0.25)
+        alone, _, alone_hits, _ = pn.sibling_loss(net, ps.children(np.arange(4), zero[:4], 10), 0.25)
+        self.assertAlmostEqual(mixed.item(), alone.item(), places=6)
+        self.assertEqual(hits.item(), alone_hits.item())
+        none, _, none_hits, _ = pn.sibling_loss(net, ps.children(np.arange(4, 8), zero[4:], 10), 0.25)
+        self.assertEqual((none.item(), none_hits.item()), (0.0, 0))
+
+    def test_a_value_weight_of_zero_leaves_a_position_out_of_the_value_loss(self):
+        games, _ = self.read()
+        self.attach(games, "20 10,-20\n1 -\n2 30,40\n", [])
+        games[2].value_weight = 0.0  # game 2: positions 2 and 3
+        ps = pn.position_sets(games, lam=0.5)[0]
+        np.testing.assert_array_equal(ps.value_weight, [1, 1, 0, 0])
+        net = pn.PentadNet(window=10, channels=4, hidden=4)
+        value_loss, _, _, _ = pn.losses(net, ps.batch(np.arange(4), np.zeros(4, dtype=np.int64), 10))
+        each = F.binary_cross_entropy_with_logits(torch.tensor(ps.base), torch.tensor(ps.target), reduction="none")
+        self.assertAlmostEqual(value_loss.item(), each[:2].sum().item() / 4, places=6)
+
     def test_searched_children_get_value_targets(self):
         games, _ = self.read()
         good = "20 0,0 -60:600/a1:30:-29000,0:0/b2:0:0\n1 - -\n2 0,0 0:0/d4:0:0,0:0/e5:0:0\n"

@@ -40,6 +40,13 @@ def parse_args(argv):
         default=[0.5],
         help="game result's weight in the value target: one for all games files, or one per file (0 for `pentad-tools leaves` files)",
     )
+    parser.add_argument(
+        "--value-weight",
+        type=float,
+        nargs="+",
+        default=[1.0],
+        help="weight of the value loss: one for all games files, or one per file (0 for a file that only teaches choices, such as `pentad-tools agree` moves)",
+    )
     parser.add_argument("--policy-weight", type=float, default=1.0)
     parser.add_argument("--rank-weight", type=float, default=1.0, help="weight of the siblings' ranking loss (evals files with siblings)")
     parser.add_argument("--child-weight", type=float, default=1.0, help="weight of the searched children's value loss (evals files with --sibling-nodes)")
@@ -57,21 +64,27 @@ def parse_args(argv):
         parser.error("give one --evals file per games file")
     if len(args.lam) not in (1, len(args.games)):
         parser.error("give one --lambda for all games files or one per file")
+    if len(args.value_weight) not in (1, len(args.games)):
+        parser.error("give one --value-weight for all games files or one per file")
     return args
 
 
-def load_data(paths, eval_paths, rule, lams):
+def load_data(paths, eval_paths, rule, lams, value_weights=(1.0,)):
     """Reads all games files and their evaluations -> position sets by board size; prints what was read.
 
-    lams: the game result's weight in the value targets, one for all files or one per file.
+    lams: the game result's weight in the value targets, one for all files or one per file;
+    value_weights: the value loss's weight, the same way.
     """
     games = []
     if len(lams) == 1:
         lams = lams * len(paths)
-    for path, eval_path, lam in zip(paths, eval_paths, lams):
+    if len(value_weights) == 1:
+        value_weights = list(value_weights) * len(paths)
+    for path, eval_path, lam, value_weight in zip(paths, eval_paths, lams, value_weights):
         file_games, skipped = pn.read_games(path, rule)
         for game in file_games:
             game.lam = lam
+            game.value_weight = value_weight
         try:
             pn.attach_evals(file_games, pn.read_evals(eval_path), eval_path)
         except (OSError, ValueError) as error:
@@ -126,10 +139,11 @@ def train_epoch(net, optimiser, sets, args, rng):
 
 @torch.no_grad()
 def evaluate(net, sets, batch_size, temperature):
-    """Held-out value BCE, policy CE, top-1 accuracy and, with siblings, how often the played
-    move's child ranks first (classical alone, with the net) (no augmentation)."""
+    """Held-out value BCE (weighted by the value weights), policy CE, top-1 accuracy and,
+    with siblings, how often the played move's child ranks first among the positions that
+    have siblings (with the net, classical alone) (no augmentation)."""
     net.eval()
-    value_sum = policy_sum = hits = count = 0.0
+    value_sum = policy_sum = hits = count = weight_sum = 0.0
     ranked = ranked_base = ranked_count = 0
     child_sum = 0.0
     for ps in sets:
@@ -139,39 +153,42 @@ def evaluate(net, sets, batch_size, temperature):
             batch = ps.batch(chunk, np.zeros(len(chunk), dtype=np.int64), net.window)
             value_loss, policy_loss, batch_hits, _ = pn.losses(net, batch)
             value_sum += value_loss.item() * len(chunk)
+            weight_sum += float(batch["weight"].sum())
             policy_sum += policy_loss.item() * len(chunk)
             hits += batch_hits.item()
             count += len(chunk)
             children = ps.children(chunk, np.zeros(len(chunk), dtype=np.int64), net.window)
-            if children is not None:
-                _, child_loss, hits, _ = pn.sibling_loss(net, children, temperature)
-                ranked += hits.item()
+            with_siblings = int(children["valid"][:, 0].sum()) if children is not None else 0
+            if with_siblings:
+                _, child_loss, rank_hits, _ = pn.sibling_loss(net, children, temperature)
+                ranked += rank_hits.item()
                 if child_loss is not None:
-                    child_sum += child_loss.item() * len(chunk)
-                base = np.where(children["valid"], -children["base"], -np.inf)
+                    child_sum += child_loss.item() * with_siblings
+                base = np.where(children["valid"], -children["base"], -np.inf)[children["valid"][:, 0]]
                 ranked_base += int(np.sum(np.argmax(base, axis=1) == 0))
-                ranked_count += len(chunk)
+                ranked_count += with_siblings
     count = max(count, 1)
     rank = (ranked / ranked_count, ranked_base / ranked_count, child_sum / ranked_count) if ranked_count else None
-    return value_sum / count, policy_sum / count, hits / count, rank
+    return value_sum / max(weight_sum, 1e-9), policy_sum / count, hits / count, rank
 
 
-def bce(logits, targets):
-    """Mean binary cross-entropy of predicted logits against soft targets (numpy)."""
+def bce(logits, targets, weights=None):
+    """Mean binary cross-entropy of predicted logits against soft targets (numpy), weighted."""
     p = np.clip(1.0 / (1.0 + np.exp(-np.asarray(logits, dtype=np.float64))), 1e-12, 1 - 1e-12)
     t = np.asarray(targets, dtype=np.float64)
-    return float(np.mean(-(t * np.log(p) + (1 - t) * np.log(1 - p))))
+    return float(np.average(-(t * np.log(p) + (1 - t) * np.log(1 - p)), weights=weights))
 
 
 def print_baselines(sets):
     """Held-out losses of trivial predictors, to read the trained numbers against."""
     targets = np.concatenate([ps.target[ps.held_out] for ps in sets]).astype(np.float64)
-    if targets.size == 0:
-        print("no held-out positions (held out: games with id % 20 == 0)")
+    weights = np.concatenate([ps.value_weight[ps.held_out] for ps in sets]).astype(np.float64)
+    if weights.sum() <= 0:
+        print("no held-out positions with a value loss (held out: games with id % 20 == 0)")
         return
     t = np.clip(targets, 1e-12, 1 - 1e-12)
-    floor = float(np.mean(-(t * np.log(t) + (1 - t) * np.log(1 - t))))
-    classical = bce(np.concatenate([ps.base[ps.held_out] for ps in sets]), targets)
+    floor = float(np.average(-(t * np.log(t) + (1 - t) * np.log(1 - t)), weights=weights))
+    classical = bce(np.concatenate([ps.base[ps.held_out] for ps in sets]), targets, weights)
     empties = np.concatenate([ps.size * ps.size - ps.ply[ps.held_out] for ps in sets])
     children = ""
     child_base = np.concatenate([ps.sib_base[ps.held_out][ps.sib_scored[ps.held_out]] for ps in sets])
@@ -216,7 +233,7 @@ def train(args):
     rng = np.random.default_rng(args.seed)
     torch.manual_seed(args.seed)
     window = pn.FAMILIES[args.rule][1]
-    sets = load_data(args.games, args.evals, args.rule, args.lam)
+    sets = load_data(args.games, args.evals, args.rule, args.lam, args.value_weight)
     if args.init:
         net = pn.PentadNet.from_state_dict(torch.load(args.init, weights_only=True))
         if net.window != window:
@@ -258,7 +275,7 @@ def export_only(args):
     if rule != args.rule:
         print(f"note: the checkpoint is a {rule} net; reading {rule} games")
     out = args.out or str(Path(args.export_only).with_suffix(""))
-    export(net, load_data(args.games, args.evals, rule, args.lam), rule, out)
+    export(net, load_data(args.games, args.evals, rule, args.lam, args.value_weight), rule, out)
 
 
 def main(argv=None):

@@ -205,10 +205,10 @@ impl Reference {
     /// Waits until the reference reads commands again. Some engines (Rapfi) drop a command
     /// that arrives while they finish a search, so `ABOUT` is asked until one is answered.
     fn sync(&mut self) -> Result<()> {
-        for _ in 0..400 {
+        for _ in 0..2000 {
             self.engine.drain();
             self.send("ABOUT")?;
-            let deadline = Instant::now() + Duration::from_millis(50);
+            let deadline = Instant::now() + Duration::from_millis(10);
             while let Ok(line) = self.engine.recv(deadline) {
                 if line.starts_with("name=") {
                     return Ok(());
