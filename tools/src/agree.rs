@@ -9,7 +9,8 @@
 //! position, its stones as the opening and the reference's move as the one searched move,
 //! scored with the score the games file recorded there. So it is also training data for a
 //! loss on choices (`static-eval --best-siblings`, the trainer's `--rank-weight`). Position
-//! `ply` of game `g` has the id `g + ply × 1,000,000`: held out with its game.
+//! `ply` of game `g` has the id `g + ply × S`, held out with its game: S is 1,000,000, or
+//! the first ten-fold of it above every game id (a `leaves` file's ids are larger).
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -27,6 +28,17 @@ use rand::SeedableRng;
 
 use crate::games_file::{self, GameLine, GameResult};
 use crate::leaves::{replay, ID_STRIDE};
+
+/// The id stride of a file's positions: `ID_STRIDE` times the first power of ten that puts
+/// it above every game id (a multiple of 20, so ids keep their game's residue).
+fn id_stride(games: &[GameLine]) -> usize {
+    let top = games.iter().map(|g| g.id).max().unwrap_or(0);
+    let mut stride = ID_STRIDE;
+    while stride <= top {
+        stride *= 10;
+    }
+    stride
+}
 use crate::parallel;
 use crate::progress::Progress;
 
@@ -83,25 +95,17 @@ struct Drawn {
 
 /// The searched positions of `games` within `max_score` of even, shuffled with `seed`,
 /// the first `count` of them.
-fn draw(
-    games: &[GameLine],
-    held_out: bool,
-    max_score: i32,
-    count: usize,
-    seed: u64,
-) -> Result<Vec<Drawn>> {
+fn draw(games: &[GameLine], held_out: bool, max_score: i32, count: usize, seed: u64) -> Vec<Drawn> {
+    let stride = id_stride(games);
     let mut all = Vec::new();
     for g in games.iter().filter(|g| !held_out || g.id % 20 == 0) {
-        if g.id >= ID_STRIDE {
-            bail!("game id {} is beyond {ID_STRIDE}", g.id);
-        }
         for (k, &score) in g.scores.iter().enumerate() {
             if score.abs() >= max_score {
                 continue;
             }
             let ply = g.opening_plies + k;
             all.push(Drawn {
-                id: g.id + ply * ID_STRIDE,
+                id: g.id + ply * stride,
                 rule: g.rule.clone(),
                 width: g.width,
                 height: g.height,
@@ -112,7 +116,7 @@ fn draw(
     }
     all.shuffle(&mut StdRng::seed_from_u64(seed));
     all.truncate(count);
-    Ok(all)
+    all
 }
 
 /// The moves file's line of a position and its reference move.
@@ -227,10 +231,17 @@ impl Reference {
             self.send(&format!("{},{},{owner}", p.x(), p.y()))?;
         }
         self.send("DONE")?;
-        let line = self
-            .engine
-            .recv_move(Instant::now() + ANSWER_TIMEOUT)
-            .map_err(|e| anyhow!("reference move: {e}"))?;
+        // A late answer to an ABOUT of `sync` may come first.
+        let deadline = Instant::now() + ANSWER_TIMEOUT;
+        let line = loop {
+            let line = self
+                .engine
+                .recv_move(deadline)
+                .map_err(|e| anyhow!("reference move: {e}"))?;
+            if !line.starts_with("name=") {
+                break line;
+            }
+        };
         let mv = crate::timing::driver::parse_move(&line)
             .ok_or_else(|| anyhow!("the reference answered {line:?}, not a move"))?;
         self.sync()?;
@@ -325,7 +336,7 @@ pub fn run(args: &Args) -> Result<()> {
         args.max_score,
         args.positions,
         args.seed,
-    )?;
+    );
     if drawn.is_empty() {
         bail!(
             "{} has no searched position within {} of even",
@@ -369,18 +380,18 @@ mod tests {
 
     #[test]
     fn draws_undecided_positions_with_ids_held_out_with_their_game() {
-        let all = draw(&games(), false, 2000, 100, 1).unwrap();
+        let all = draw(&games(), false, 2000, 100, 1);
         assert_eq!(all.len(), 5, "the -2500 position is decided");
         for d in &all {
             assert_eq!(d.id % ID_STRIDE % 20, d.id % 20);
             let ply = d.id / ID_STRIDE;
             assert_eq!(d.stones.len(), ply);
         }
-        let held = draw(&games(), true, 2000, 100, 1).unwrap();
+        let held = draw(&games(), true, 2000, 100, 1);
         assert_eq!(held.len(), 3);
         assert!(held.iter().all(|d| d.id % 20 == 0));
         // A smaller draw is a prefix of a larger one.
-        let two = draw(&games(), false, 2000, 2, 1).unwrap();
+        let two = draw(&games(), false, 2000, 2, 1);
         assert_eq!(
             two.iter().map(|d| d.id).collect::<Vec<_>>(),
             all[..2].iter().map(|d| d.id).collect::<Vec<_>>()
@@ -388,8 +399,22 @@ mod tests {
     }
 
     #[test]
+    fn large_game_ids_get_a_larger_stride_and_keep_their_residue() {
+        let mut games = games();
+        games[1].id = 41_000_020;
+        assert_eq!(id_stride(&games), 100_000_000);
+        let all = draw(&games, false, 2000, 100, 1);
+        let ids: std::collections::HashSet<usize> = all.iter().map(|d| d.id).collect();
+        assert_eq!(ids.len(), all.len());
+        for d in &all {
+            assert_eq!(d.id % 100_000_000 % 20, d.id % 20);
+            assert_eq!(d.id / 100_000_000, d.stones.len());
+        }
+    }
+
+    #[test]
     fn a_moves_line_reads_back_as_the_position_and_its_reference_move() {
-        let all = draw(&games(), false, 2000, 100, 1).unwrap();
+        let all = draw(&games(), false, 2000, 100, 1);
         let d = &all[0];
         let line = GameLine::parse(moves_line(d, Pos::new(0, 0)).trim()).unwrap();
         assert_eq!(line.id, d.id);
