@@ -79,6 +79,10 @@ pub struct Args {
     pub net: Option<PathBuf>,
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Writes `<id> <reference move> <Pentad's move>` per position, so that two runs can be
+    /// compared position by position (their difference is far surer than either figure).
+    #[arg(long)]
+    pub record: Option<String>,
 }
 
 /// One drawn position: the stones of game `game` before its move `ply`.
@@ -359,8 +363,14 @@ pub fn run(args: &Args) -> Result<()> {
     });
     progress.finish();
     let mut hits = 0;
+    let mut record = String::new();
     for (d, mv) in drawn.iter().zip(ours) {
-        hits += usize::from(mv? == known[&d.id]);
+        let (theirs, mv) = (known[&d.id], mv?);
+        hits += usize::from(mv == theirs);
+        record += &format!("{} {} {}\n", d.id, theirs.to_human(), mv.to_human());
+    }
+    if let Some(path) = &args.record {
+        std::fs::write(path, record).with_context(|| format!("cannot write {path}"))?;
     }
     println!("{}", agreement_line(hits, drawn.len()));
     Ok(())

@@ -492,10 +492,27 @@ fn agree_compares_with_a_reference_engine_and_keeps_its_moves() {
     assert!(hits >= 13 && first.contains("/16 = "), "{first}");
     let text = std::fs::read_to_string(&moves).unwrap();
     assert_eq!(text.lines().count(), 16, "{text}");
-    // The moves file answers a second run without the reference, and is a games file.
+    // The moves file answers a second run without the reference, and is a games file. The
+    // record has a line per position, whose two moves agree as often as the summary says.
+    let record = dir.join("record.txt");
+    let again = [
+        "--positions",
+        "16",
+        "--nodes",
+        "1500",
+        "--record",
+        path(&record),
+    ];
+    assert_eq!(tools(&with(&head, &again)), first);
+    let record = std::fs::read_to_string(&record).unwrap();
+    let same = record.lines().filter(|l| {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        f.len() == 3 && f[1] == f[2]
+    });
     assert_eq!(
-        tools(&with(&head, &["--positions", "16", "--nodes", "1500"])),
-        first
+        (record.lines().count(), same.count()),
+        (16, hits),
+        "{record}"
     );
     tools(&[
         "static-eval",
