@@ -172,6 +172,13 @@ def evaluate(net, sets, batch_size, temperature):
     return value_sum / max(weight_sum, 1e-9), policy_sum / count, hits / count, rank
 
 
+def ranking_text(rank):
+    """The held-out ranking figures of `evaluate` for a report line ("" without siblings)."""
+    if rank is None:
+        return ""
+    return f" played child first {100 * rank[0]:.1f}% (classical {100 * rank[1]:.1f}%) children's value {rank[2]:.4f}"
+
+
 def bce(logits, targets, weights=None):
     """Mean binary cross-entropy of predicted logits against soft targets (numpy), weighted."""
     p = np.clip(1.0 / (1.0 + np.exp(-np.asarray(logits, dtype=np.float64))), 1e-12, 1 - 1e-12)
@@ -243,8 +250,8 @@ def train(args):
     optimiser = torch.optim.Adam(net.parameters(), lr=args.lr, fused=True)
     print_baselines(sets)
     if args.init:
-        value_loss, _, _, _ = evaluate(net, sets, args.batch, args.rank_temperature)
-        print(f"{args.init}: held-out value {value_loss:.4f} before training")
+        value_loss, _, _, rank = evaluate(net, sets, args.batch, args.rank_temperature)
+        print(f"{args.init}: held-out value {value_loss:.4f}{ranking_text(rank)} before training")
     start = time.time()
     for epoch in range(1, args.epochs + 1):
         epoch_start = time.time()
@@ -252,14 +259,9 @@ def train(args):
         train_time = time.time() - epoch_start
         net.zero_unseen_rows()
         value_loss, policy_loss, top1, rank = evaluate(net, sets, args.batch, args.rank_temperature)
-        ranking = (
-            f" played child first {100 * rank[0]:.1f}% (classical {100 * rank[1]:.1f}%) children's value {rank[2]:.4f}"
-            if rank
-            else ""
-        )
         print(
             f"epoch {epoch}: train loss {train_loss:.4f} | held-out value {value_loss:.4f} "
-            f"policy {policy_loss:.4f} top-1 {100 * top1:.1f}%{ranking} | {positions / train_time:.0f} positions/s"
+            f"policy {policy_loss:.4f} top-1 {100 * top1:.1f}%{ranking_text(rank)} | {positions / train_time:.0f} positions/s"
         )
     print(f"trained {args.epochs} epochs in {time.time() - start:.0f} s")
     checkpoint = Path(f"{args.out}.pt")
