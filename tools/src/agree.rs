@@ -291,6 +291,13 @@ fn complete_moves(args: &Args, drawn: &[Drawn], known: &mut HashMap<usize, Pos>)
         }
         let r = reference.as_mut().context("started above")?;
         let mv = r.choose(&d.stones)?;
+        if mv.x() >= d.width || mv.y() >= d.height || d.stones.contains(&mv) {
+            bail!(
+                "the reference played {} in position {}: not an empty cell",
+                mv.to_human(),
+                d.id
+            );
+        }
         out.write_all(moves_line(d, mv).as_bytes())?;
         out.flush()?;
         known.insert(d.id, mv);
