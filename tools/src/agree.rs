@@ -16,18 +16,21 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
 use pentad::core::{Pos, Rule};
 use pentad::search::{SearchLimits, Searcher};
-use pentad_arena::{Engine, EngineSpec};
+use pentad_arena::EngineSpec;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use crate::games_file::{self, GameLine, GameResult};
 use crate::leaves::{replay, ID_STRIDE};
+use crate::parallel;
+use crate::progress::Progress;
+use crate::timing::driver::{parse_move, Driver};
 
 /// The id stride of a file's positions: `ID_STRIDE` times the first power of ten that puts
 /// it above every game id (a multiple of 20, so ids keep their game's residue).
@@ -39,8 +42,6 @@ fn id_stride(games: &[GameLine]) -> usize {
     }
     stride
 }
-use crate::parallel;
-use crate::progress::Progress;
 
 /// Options of `pentad-tools agree`.
 #[derive(clap::Args, Debug)]
@@ -143,10 +144,9 @@ fn moves_line(d: &Drawn, reference: Pos) -> String {
 /// The reference moves the file holds, by position id. A line whose stones are not the
 /// drawn position's (a file made from another games file) is an error.
 fn known_moves(path: &str, drawn: &[Drawn]) -> Result<HashMap<usize, Pos>> {
-    games_file::prepare_for_append(path)?;
-    let lines = match std::path::Path::new(path).exists() {
-        true => games_file::read(path)?,
-        false => Vec::new(),
+    let lines = match games_file::prepare_for_append(path)?.is_empty() {
+        true => Vec::new(),
+        false => games_file::read(path)?,
     };
     let by_id: HashMap<usize, &Drawn> = drawn.iter().map(|d| (d.id, d)).collect();
     let mut known = HashMap::new();
@@ -162,93 +162,46 @@ fn known_moves(path: &str, drawn: &[Drawn]) -> Result<HashMap<usize, Pos>> {
     Ok(known)
 }
 
-/// How long the reference may take to start, and to answer one position.
-const START_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long the reference may take to answer one position.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The reference engine, started for one board size and rule at a time.
 struct Reference {
-    engine: Engine,
+    driver: Driver,
     size: (usize, usize),
     rule: Rule,
 }
 
 impl Reference {
     fn start(spec: &EngineSpec, nodes: u64, size: (usize, usize), rule: Rule) -> Result<Reference> {
-        let mut engine = Engine::spawn(spec, "reference", false).map_err(|e| anyhow!("{e}"))?;
-        let start = match size {
-            (w, h) if w == h => format!("START {w}"),
-            (w, h) => format!("RECTSTART {w},{h}"),
-        };
-        engine.send(&start).map_err(|e| anyhow!("{e}"))?;
-        let ok = engine
-            .recv(Instant::now() + START_TIMEOUT)
-            .map_err(|e| anyhow!("reference START: {e}"))?;
-        if !ok.starts_with("OK") {
-            bail!("the reference answered START with {ok:?}");
-        }
-        let mut r = Reference { engine, size, rule };
+        let mut driver = Driver::start_spec(spec, size.0, size.1, false)
+            .map_err(|e| anyhow!("reference: {e}"))?;
         let mut infos = vec![
-            format!("INFO rule {}", rule.to_info()),
-            format!("INFO max_node {nodes}"),
-            "INFO timeout_turn 1000000".to_string(),
-            "INFO timeout_match 0".to_string(),
-            "INFO time_left 2147483647".to_string(),
-            format!("INFO thread_num {}", spec.threads.unwrap_or(1)),
+            ("rule", rule.to_info().to_string()),
+            ("max_node", nodes.to_string()),
+            ("timeout_turn", "1000000".to_string()),
+            ("timeout_match", "0".to_string()),
+            ("time_left", "2147483647".to_string()),
+            ("thread_num", spec.threads.unwrap_or(1).to_string()),
         ];
-        infos.extend(spec.options.iter().map(|(k, v)| format!("INFO {k} {v}")));
-        for line in &infos {
-            r.send(line)?;
-        }
-        r.sync()?;
-        Ok(r)
-    }
-
-    fn send(&mut self, line: &str) -> Result<()> {
-        self.engine
-            .send(line)
-            .map_err(|e| anyhow!("reference: {e}"))
-    }
-
-    /// Waits until the reference reads commands again. Some engines (Rapfi) drop a command
-    /// that arrives while they finish a search, so `ABOUT` is asked until one is answered.
-    fn sync(&mut self) -> Result<()> {
-        for _ in 0..2000 {
-            self.engine.drain();
-            self.send("ABOUT")?;
-            let deadline = Instant::now() + Duration::from_millis(10);
-            while let Ok(line) = self.engine.recv(deadline) {
-                if line.starts_with("name=") {
-                    return Ok(());
-                }
-            }
-        }
-        bail!("the reference does not answer ABOUT")
+        infos.extend(spec.options.iter().map(|(k, v)| (k.as_str(), v.clone())));
+        driver.infos(&infos)?;
+        driver.await_ready()?;
+        Ok(Reference { driver, size, rule })
     }
 
     /// The reference's move in the position after `stones`.
     fn choose(&mut self, stones: &[Pos]) -> Result<Pos> {
-        self.send("BOARD")?;
+        self.driver.send("BOARD")?;
         let to_move = stones.len() % 2;
         for (i, p) in stones.iter().enumerate() {
             let owner = if i % 2 == to_move { 1 } else { 2 };
-            self.send(&format!("{},{},{owner}", p.x(), p.y()))?;
+            self.driver.send(&format!("{},{},{owner}", p.x(), p.y()))?;
         }
-        self.send("DONE")?;
-        // A late answer to an ABOUT of `sync` may come first.
-        let deadline = Instant::now() + ANSWER_TIMEOUT;
-        let line = loop {
-            let line = self
-                .engine
-                .recv_move(deadline)
-                .map_err(|e| anyhow!("reference move: {e}"))?;
-            if !line.starts_with("name=") {
-                break line;
-            }
-        };
-        let mv = crate::timing::driver::parse_move(&line)
-            .ok_or_else(|| anyhow!("the reference answered {line:?}, not a move"))?;
-        self.sync()?;
+        let answer = self.driver.request("DONE", ANSWER_TIMEOUT)?;
+        let mv = parse_move(&answer.mv)
+            .ok_or_else(|| anyhow!("the reference answered {:?}, off the board", answer.mv))?;
+        self.driver.await_ready()?;
         Ok(mv)
     }
 }
@@ -285,7 +238,7 @@ fn complete_moves(args: &Args, drawn: &[Drawn], known: &mut HashMap<usize, Pos>)
             .is_none_or(|r| r.size != size || r.rule != rule)
         {
             if let Some(r) = reference.take() {
-                r.engine.quit(Duration::from_secs(2));
+                r.driver.end();
             }
             reference = Some(Reference::start(&spec, args.reference_nodes, size, rule)?);
         }
@@ -305,7 +258,7 @@ fn complete_moves(args: &Args, drawn: &[Drawn], known: &mut HashMap<usize, Pos>)
     }
     progress.finish();
     if let Some(r) = reference {
-        r.engine.quit(Duration::from_secs(2));
+        r.driver.end();
     }
     Ok(())
 }

@@ -49,8 +49,18 @@ impl Driver {
             program: program.to_string(),
             ..Default::default()
         };
+        Driver::start_spec(&spec, width, height, show_stderr)
+    }
+
+    /// [`Driver::start`] for an engine command line with arguments (its `spec`).
+    pub fn start_spec(
+        spec: &EngineSpec,
+        width: usize,
+        height: usize,
+        show_stderr: bool,
+    ) -> Result<Driver> {
         let started = Instant::now();
-        let engine = Engine::spawn(&spec, "engine", show_stderr).map_err(|e| anyhow!("{e}"))?;
+        let engine = Engine::spawn(spec, "engine", show_stderr).map_err(|e| anyhow!("{e}"))?;
         let mut d = Driver { engine, started };
         if width == height {
             d.send(&format!("START {width}"))?;
@@ -110,6 +120,23 @@ impl Driver {
                 bail!("{command}: {line}");
             }
         }
+    }
+
+    /// Waits until the engine reads commands again. Some engines (Rapfi) drop a command
+    /// that arrives while they finish a search, so `ABOUT` is asked every 10 ms until one is
+    /// answered. A late answer of an earlier ask is no move, so [`Driver::request`] skips it.
+    pub fn await_ready(&mut self) -> Result<()> {
+        for _ in 0..2000 {
+            self.engine.drain();
+            self.send("ABOUT")?;
+            let deadline = Instant::now() + Duration::from_millis(10);
+            while let Ok(line) = self.engine.recv(deadline) {
+                if line.starts_with("name=") {
+                    return Ok(());
+                }
+            }
+        }
+        bail!("the engine does not answer ABOUT")
     }
 
     /// Sends END and measures how long the process takes to exit (None: it was killed).
