@@ -560,8 +560,10 @@ class PentadNet(nn.Module):
             # The value starts as no correction to the classical evaluation.
             self.w3.zero_()
             self.b3.zero_()
+            # The policy starts empty too, and stays so when only the value is trained: the
+            # engine orders moves by a network's policy only when it has one.
             self.p.zero_()
-            self.u.normal_(0.0, 0.1 / math.sqrt(self.hidden))
+            self.u.zero_()
 
     @classmethod
     def from_state_dict(cls, state):

@@ -255,6 +255,21 @@ impl Board {
         f.act[self.idx(p)]
     }
 
+    /// Calls `f` with a lookup of points' activations in this position (zero for a stone or
+    /// without a network), brought up to date once for all the lookups.
+    pub fn with_net_activations<R>(
+        &self,
+        f: impl FnOnce(&dyn Fn(Pos) -> [i16; CHANNELS]) -> R,
+    ) -> R {
+        let Some(net) = &self.net else {
+            return f(&|_| [0; CHANNELS]);
+        };
+        let mut state = self.features.borrow_mut();
+        state.sync(self, net);
+        let state = &*state;
+        f(&|p| state.act[self.idx(p)])
+    }
+
     /// The sum of the empty cells' activations computed from the cells alone, keys
     /// included (the reference the incremental state is tested against).
     pub fn net_pool_from_scratch(&self) -> [i32; CHANNELS] {

@@ -51,8 +51,10 @@ pub fn prepare(board: &mut Board) {
 pub fn evaluate(board: &Board) -> i32 {
     let classical = evaluate_classical(board);
     match board.network() {
-        Some(net) => (classical + net_correction(board, net)).clamp(-EVAL_LIMIT, EVAL_LIMIT),
-        None => classical,
+        Some(net) if net.has_value() => {
+            (classical + net_correction(board, net)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        }
+        _ => classical,
     }
 }
 
@@ -147,6 +149,23 @@ mod tests {
         assert_ne!(correction, 0, "the random network has a value");
         assert_eq!(evaluate(&b), classical + correction);
         assert_eq!(evaluate_classical(&b), classical);
+    }
+
+    #[test]
+    fn a_policy_network_leaves_the_evaluation_classical() {
+        use std::sync::Arc;
+        let net = Arc::new(crate::net::random_policy_network(
+            crate::net::Family::Renju,
+            5,
+        ));
+        let mut b = Board::new(15, 15, Rule::RENJU).unwrap();
+        prepare(&mut b);
+        for (x, y) in [(7, 7), (8, 8), (6, 7), (9, 9)] {
+            b.make_move(Pos::new(x, y));
+        }
+        let classical = evaluate(&b);
+        b.set_network(Some(net));
+        assert_eq!(evaluate(&b), classical);
     }
 
     #[test]

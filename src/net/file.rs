@@ -114,11 +114,7 @@ pub fn parse(bytes: &[u8]) -> Result<Network> {
         "{} bytes after the end of the network",
         bytes.len() - r.at
     );
-    Ok(Network {
-        family,
-        embedding: embedding.into_boxed_slice(),
-        heads,
-    })
+    Ok(Network::new(family, embedding.into_boxed_slice(), heads))
 }
 
 fn read_heads(r: &mut Reader) -> Result<Heads> {
@@ -213,11 +209,40 @@ pub(crate) mod tests {
             u: std::array::from_fn(|_| std::array::from_fn(|_| small(30))),
         };
         let heads = [head(), head()];
-        Network {
-            family,
-            embedding: embedding.into_boxed_slice(),
-            heads,
-        }
+        Network::new(family, embedding.into_boxed_slice(), heads)
+    }
+
+    /// [`random_network`] with its value heads zeroed: a policy network.
+    pub(crate) fn random_policy_network(family: Family, seed: u64) -> Network {
+        let net = random_network(family, seed);
+        let heads = net.heads.map(|h| Heads {
+            w3: [0; crate::net::HIDDEN],
+            b3: 0,
+            ..h
+        });
+        Network::new(family, net.embedding, heads)
+    }
+
+    #[test]
+    fn a_network_without_value_heads_is_a_policy_network() {
+        assert!(random_network(Family::Renju, 1).has_value());
+        let policy = random_policy_network(Family::Renju, 1);
+        assert!(!policy.has_value() && policy.has_policy());
+        let back = parse(&to_bytes(&policy)).unwrap();
+        assert!(!back.has_value(), "the file keeps it a policy network");
+    }
+
+    #[test]
+    fn a_network_without_policy_heads_has_no_policy() {
+        let net = random_network(Family::Freestyle, 2);
+        assert!(net.has_policy());
+        let heads = net.heads.map(|h| Heads {
+            p: [0; CHANNELS],
+            u: [[0; crate::net::HIDDEN]; CHANNELS],
+            ..h
+        });
+        let value_only = Network::new(Family::Freestyle, net.embedding, heads);
+        assert!(value_only.has_value() && !value_only.has_policy());
     }
 
     #[test]

@@ -69,6 +69,21 @@ impl Heads {
         }
     }
 
+    /// Whether the policy head reads anything (a network trained for its value alone has an
+    /// all-zero policy head).
+    pub fn has_policy(&self) -> bool {
+        self.p
+            .iter()
+            .chain(self.u.iter().flatten())
+            .any(|&w| w != 0)
+    }
+
+    /// Whether the value head reads anything (a network whose value head is all zero only
+    /// orders moves).
+    pub fn has_value(&self) -> bool {
+        self.b3 != 0 || self.w3.iter().any(|&w| w != 0)
+    }
+
     /// Per-channel policy weights `(p × 256 + U h1) >> 6` for a position's first hidden layer.
     pub fn policy_weights(&self, h1: &[i16; HIDDEN]) -> [i32; CHANNELS] {
         std::array::from_fn(|c| (dot(&self.u[c], h1, i32::from(self.p[c]) * ACT_ONE)) >> 6)

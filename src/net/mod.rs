@@ -25,7 +25,7 @@ use std::sync::{Arc, OnceLock, RwLock};
 use crate::core::RuleKind;
 
 #[cfg(test)]
-pub(crate) use file::tests::random_network;
+pub(crate) use file::tests::{random_network, random_policy_network};
 pub use file::{load_file, parse, MAGIC};
 pub use infer::{policy_logit, Heads, Hidden};
 
@@ -108,9 +108,40 @@ pub struct Network {
     embedding: Box<[[i16; CHANNELS]]>,
     /// Heads for Black to move and White to move.
     heads: [Heads; 2],
+    /// Some value head reads anything (else the network only orders moves).
+    has_value: bool,
+    /// Some policy head reads anything (else the network does not order moves).
+    has_policy: bool,
 }
 
 impl Network {
+    /// A network from its parts.
+    fn new(family: Family, embedding: Box<[[i16; CHANNELS]]>, heads: [Heads; 2]) -> Network {
+        let has_value = heads.iter().any(Heads::has_value);
+        let has_policy = heads.iter().any(Heads::has_policy);
+        Network {
+            family,
+            embedding,
+            heads,
+            has_value,
+            has_policy,
+        }
+    }
+
+    /// Whether the network has a value (a network whose value heads are all zero is a
+    /// policy network: the evaluation does not read it, the move ordering may).
+    #[inline]
+    pub fn has_value(&self) -> bool {
+        self.has_value
+    }
+
+    /// Whether the network has a policy (one whose policy heads are all zero, trained for its
+    /// value alone, does not order moves).
+    #[inline]
+    pub fn has_policy(&self) -> bool {
+        self.has_policy
+    }
+
     /// The rule family the network was trained for.
     pub fn family(&self) -> Family {
         self.family

@@ -9,6 +9,7 @@
 use crate::board::{Board, GenKind, Pattern4, Threat};
 use crate::core::{Color, Pos};
 use crate::eval::weights::OrderWeights;
+use crate::net::{policy_logit, POLICY_ONE};
 
 use super::params::{DEFENCE_ORDER, FORCING_ORDER};
 
@@ -25,9 +26,39 @@ fn cell_order(w: &OrderWeights, board: &Board, p: Pos, me: Color, a: Pattern4) -
     s + board.order_value(p, me)
 }
 
-/// Moves for the side to move at an inner node facing `threat`, with ordering scores.
-/// Empty for `Threat::Defend` when no defence exists (the node is lost).
-pub(crate) fn generate(board: &mut Board, threat: Threat, out: &mut Vec<(Pos, i32)>) {
+/// Moves for the side to move at an inner node facing `threat`, with ordering scores (the
+/// network's policy included with `policy_weight`, [`add_policy`]). Empty for
+/// `Threat::Defend` when no defence exists (the node is lost).
+pub(crate) fn generate(
+    board: &mut Board,
+    threat: Threat,
+    policy_weight: i32,
+    out: &mut Vec<(Pos, i32)>,
+) {
+    generate_by_patterns(board, threat, out);
+    if out.len() > 1 {
+        add_policy(board, out, policy_weight);
+    }
+}
+
+/// Adds `weight` ordering units per unit (nat) of the network's policy logit to each move's
+/// score, when the board has a network with a policy and the weight is not zero.
+fn add_policy(board: &Board, out: &mut [(Pos, i32)], weight: i32) {
+    let Some(net) = board.network().filter(|n| weight != 0 && n.has_policy()) else {
+        return;
+    };
+    let heads = net.heads(board.side_to_move().index());
+    let channel_weights = heads.policy_weights(&heads.hidden(&board.net_pool()).h1);
+    board.with_net_activations(|act| {
+        for m in out.iter_mut() {
+            let logit = i64::from(policy_logit(&act(m.0), &channel_weights));
+            m.1 += (logit * i64::from(weight) / i64::from(POLICY_ONE)) as i32;
+        }
+    });
+}
+
+/// [`generate`] by the pattern values alone.
+fn generate_by_patterns(board: &mut Board, threat: Threat, out: &mut Vec<(Pos, i32)>) {
     let me = board.side_to_move();
     // A `tune` build reads the values set at run time; a normal one the constants.
     #[cfg(feature = "tune")]
@@ -73,7 +104,7 @@ fn generate_all(board: &mut Board, w: &OrderWeights, out: &mut Vec<(Pos, i32)>) 
 pub(crate) fn generate_root(board: &Board, threat: Threat, out: &mut Vec<(Pos, i32)>) {
     let mut b = board.clone();
     if matches!(threat, Threat::Block(_) | Threat::Defend) {
-        generate(&mut b, threat, out);
+        generate_by_patterns(&mut b, threat, out);
     }
     if out.is_empty() {
         #[cfg(feature = "tune")]
@@ -81,5 +112,43 @@ pub(crate) fn generate_root(board: &Board, threat: Threat, out: &mut Vec<(Pos, i
         #[cfg(not(feature = "tune"))]
         let w = &crate::eval::weights::ORDER;
         generate_all(&mut b, w, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::board::testutil::setup;
+    use crate::core::Rule;
+    use crate::net::{random_policy_network, Family};
+
+    #[test]
+    fn the_policy_adds_its_weighted_logits_to_the_ordering_scores() {
+        let mut b = setup(Rule::RENJU, "h8 i9 j8", "i8 h9", Color::White);
+        let mut plain = Vec::new();
+        generate_by_patterns(&mut b, Threat::None, &mut plain);
+        let net = Arc::new(random_policy_network(Family::Renju, 3));
+        b.set_network(Some(Arc::clone(&net)));
+        let heads = net.heads(Color::White.index());
+        let weights = heads.policy_weights(&heads.hidden(&b.net_pool()).h1);
+        let mut changed = 0;
+        for weight in [0, 150, 2000] {
+            let mut scored = plain.clone();
+            add_policy(&b, &mut scored, weight);
+            for (&(p, before), &(q, after)) in plain.iter().zip(&scored) {
+                assert_eq!(p, q);
+                let logit = i64::from(policy_logit(&b.net_activation(p), &weights));
+                let expected = before + (logit * i64::from(weight) / 65536) as i32;
+                assert_eq!(after, expected, "{p:?} at weight {weight}");
+                changed += usize::from(after != before);
+            }
+        }
+        assert!(changed > plain.len(), "the random policy moves the scores");
+        b.set_network(None);
+        let mut scored = plain.clone();
+        add_policy(&b, &mut scored, 150);
+        assert_eq!(scored, plain, "no network, no policy");
     }
 }

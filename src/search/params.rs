@@ -141,6 +141,11 @@ tunables! {
     counter_move_bonus: i32 = 200, 0..=2000, step 25;
     /// A move's history score is divided by this before it joins its ordering score.
     history_order_divisor: i32 = 64, 4..=1024, step 8;
+    /// Ordering units per unit (nat) of the network's policy logit, added to every move's
+    /// ordering score when the board has a network with a policy (0: the policy is not read).
+    policy_order: i32 = 150, 0..=2000, step 25;
+    /// The policy orders the moves of nodes with at least this remaining depth (plies).
+    policy_min_depth: i32 = 2, 1..=10, step 1;
     /// History scores saturate towards this magnitude.
     history_max: i32 = 16_384, 1_024..=65_536, step 1_024;
     /// Largest history change of one cutoff (the change is depth squared, capped by this).

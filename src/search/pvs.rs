@@ -350,7 +350,12 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let mut moves = match self.generate_moves(ply, threat) {
+        let policy_weight = if info.depth >= policy_min_depth() {
+            policy_order()
+        } else {
+            0
+        };
+        let mut moves = match self.generate_moves(ply, threat, policy_weight) {
             Ok(moves) => moves,
             Err(v) => return v,
         };
@@ -406,11 +411,17 @@ impl<'a> Worker<'a> {
     }
 
     /// The moves of the node at `ply` (in its reusable buffer, which the caller gives back),
-    /// less those the search must leave out; `Err` with the node's value when there are none.
-    fn generate_moves(&mut self, ply: usize, threat: Threat) -> Result<Vec<(Pos, i32)>, Score> {
+    /// ordered with the network's policy at `policy_weight`, less those the search must leave
+    /// out; `Err` with the node's value when there are none.
+    fn generate_moves(
+        &mut self,
+        ply: usize,
+        threat: Threat,
+        policy_weight: i32,
+    ) -> Result<Vec<(Pos, i32)>, Score> {
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
         moves.clear();
-        movegen::generate(&mut self.board, threat, &mut moves);
+        movegen::generate(&mut self.board, threat, policy_weight, &mut moves);
         if !self.sh.excluded.at.is_empty() {
             let here = self.board.hash();
             moves.retain(|m| !self.sh.excluded.excludes(here, m.0));
