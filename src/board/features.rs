@@ -247,12 +247,7 @@ impl Board {
 
     /// The activation of point `p` in this position (zero for a stone, or without a network).
     pub fn net_activation(&self, p: Pos) -> [i16; CHANNELS] {
-        let Some(net) = &self.net else {
-            return [0; CHANNELS];
-        };
-        let mut f = self.features.borrow_mut();
-        f.sync(self, net);
-        f.act[self.idx(p)]
+        self.with_net_activations(|act| act(p))
     }
 
     /// Calls `f` with a lookup of points' activations in this position (zero for a stone or
