@@ -16,9 +16,12 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-# Rule name -> (family byte in the .pnet header, window size W).
+# Rule name -> (family byte in the .pnet header, full window size W).
 FAMILIES = {"renju": (0, 10), "freestyle": (1, 8)}
 WINDOW_FAMILY = {window: rule for rule, (_, window) in FAMILIES.items()}
+# Windows a rule's network may read: renju's full 10 cells tell a five from an overline; its
+# 8-cell window makes a table of 3^8 rows (420 KB against 3.8 MB) for a cheaper network.
+RULE_WINDOWS = {"renju": (8, 10), "freestyle": (8,)}
 
 # Direction order fixes which key is key_0..key_3; the engine uses the same order.
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
@@ -532,8 +535,11 @@ class PentadNet(nn.Module):
     The buffer `seen` marks embedding rows met at an empty cell of a training position.
     """
 
-    def __init__(self, window=10, channels=32, hidden=32):
+    def __init__(self, window=10, channels=32, hidden=32, rule=None):
         super().__init__()
+        self.rule = rule or WINDOW_FAMILY[window]
+        if window not in RULE_WINDOWS[self.rule]:
+            raise ValueError(f"a {self.rule} net reads a window of {RULE_WINDOWS[self.rule]} cells, not {window}")
         self.window, self.channels, self.hidden = window, channels, hidden
         self.rows = 3**window
         self.embed = nn.Parameter(torch.empty(self.rows, channels))
@@ -566,11 +572,12 @@ class PentadNet(nn.Module):
             self.u.zero_()
 
     @classmethod
-    def from_state_dict(cls, state):
-        """Rebuilds a net of the shapes found in a checkpoint's state_dict."""
+    def from_state_dict(cls, state, rule=None):
+        """Rebuilds a net of the shapes found in a checkpoint's state_dict (the rule: the
+        window's full one unless given)."""
         rows, channels = state["embed"].shape
         window = round(math.log(rows, 3))
-        net = cls(window=window, channels=channels, hidden=state["w1"].shape[1])
+        net = cls(window=window, channels=channels, hidden=state["w1"].shape[1], rule=rule)
         net.load_state_dict(state)
         return net
 
@@ -718,14 +725,14 @@ def quantise(net):
     for name, dtype, scale in HEAD_LAYOUT:
         q[name] = quantise_array(name, getattr(net, name).detach().numpy(), dtype, scale, warnings)
     q["window"], q["channels"], q["hidden"] = net.window, net.channels, net.hidden
+    q["family"] = FAMILIES[net.rule][0]
     return q, warnings
 
 
 def write_pnet(path, q):
     """Writes the little-endian .pnet file of quantised arrays `q`."""
-    family = FAMILIES[WINDOW_FAMILY[q["window"]]][0]
     with open(path, "wb") as f:
-        f.write(struct.pack(HEADER_FORMAT, MAGIC, family, q["window"], q["channels"], q["hidden"], 0))
+        f.write(struct.pack(HEADER_FORMAT, MAGIC, q["family"], q["window"], q["channels"], q["hidden"], 0))
         f.write(q["E"].astype("<i2").tobytes())
         for side in (0, 1):
             for name, dtype, _ in HEAD_LAYOUT:

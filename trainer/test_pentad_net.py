@@ -511,7 +511,7 @@ class TrainScriptTest(unittest.TestCase):
         for line in text.splitlines():
             rule, size_text, moves, value, *cells = line.split()
             size = pn.parse_size(size_text)
-            window = pn.FAMILIES[rule][1]
+            window = q["window"]
             played = [pn.parse_move(m, size) for m in moves.split(",")] if moves != "-" else []
             board = board_from(size, black=played[0::2], white=played[1::2])
             keys = pn.compute_keys(board, window)
@@ -522,6 +522,30 @@ class TrainScriptTest(unittest.TestCase):
                 x, y, logit = re.fullmatch(r"(\d+),(\d+):(\S+)", cell).groups()
                 self.assertTrue(empty[0, int(y) * size + int(x)])
                 self.assertAlmostEqual(int_policy[0, int(y) * size + int(x)], float(logit), delta=1e-4)
+
+    def test_a_renju_policy_of_window_8_without_context(self):
+        text = random_games_text(np.random.default_rng(6), 60, 15)
+        with tempfile.TemporaryDirectory() as folder:
+            games = Path(folder) / "a.games"
+            games.write_text(text)
+            evals = str(zero_evals_file(text, Path(folder) / "a.evals"))
+            out = Path(folder) / "p"
+            common = [str(games), "--evals", evals, "--rule", "renju"]
+            args = common + ["--epochs", "1", "--window", "8", "--no-policy-context", "--value-weight", "0", "--lr", "0.03", "--out", str(out)]
+            with contextlib.redirect_stdout(io.StringIO()):
+                train.main(args + ["--channels", "8", "--hidden", "8"])
+                train.main(common + ["--export-only", f"{out}.pt", "--out", f"{out}2"])
+            data = Path(f"{out}.pnet").read_bytes()
+            q = pn.read_pnet(f"{out}.pnet")
+            self.check_agreement_file(q, Path(f"{out}.agree.txt").read_text())
+            self.assertEqual(data, Path(f"{out}2.pnet").read_bytes())
+            for bad in (["--window", "9"], ["--window", "10", "--rule", "freestyle"]):
+                with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
+                    train.main(common + ["--out", str(out)] + bad)
+        self.assertEqual(data[:16], b"PNTDNET1" + struct.pack("<BBHHH", 0, 8, 8, 8, 0))
+        self.assertFalse(q["u"].any(), "the context weights stay zero")
+        self.assertTrue(q["p"].any(), "the plain policy is trained")
+        self.assertFalse(q["w3"].any() or q["b3"].any(), "no value")
 
     def test_lambda_per_file_and_training_from_a_checkpoint(self):
         text = random_games_text(np.random.default_rng(5), 40, 15)

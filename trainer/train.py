@@ -51,6 +51,17 @@ def parse_args(argv):
     parser.add_argument("--rank-weight", type=float, default=1.0, help="weight of the siblings' ranking loss (evals files with siblings)")
     parser.add_argument("--child-weight", type=float, default=1.0, help="weight of the searched children's value loss (evals files with --sibling-nodes)")
     parser.add_argument("--rank-temperature", type=float, default=0.25, help="softmax temperature of the ranking, in logit units")
+    parser.add_argument(
+        "--window",
+        type=int,
+        help="cells a line key reads (default: the rule's full window; renju may read 8 for a table of 3^8 rows)",
+    )
+    parser.add_argument(
+        "--no-policy-context",
+        dest="policy_context",
+        action="store_false",
+        help="keep the policy's context weights (u) at zero: a policy the engine reads without the heads",
+    )
     parser.add_argument("--channels", type=int, default=32)
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--seed", type=int, default=1)
@@ -239,15 +250,24 @@ def train(args):
     """Trains a fresh net (or the --init checkpoint), saves <out>.pt and exports it."""
     rng = np.random.default_rng(args.seed)
     torch.manual_seed(args.seed)
-    window = pn.FAMILIES[args.rule][1]
+    window = args.window or pn.FAMILIES[args.rule][1]
+    if window not in pn.RULE_WINDOWS[args.rule]:
+        sys.exit(f"a {args.rule} net reads a window of {pn.RULE_WINDOWS[args.rule]} cells, not {window}")
     sets = load_data(args.games, args.evals, args.rule, args.lam, args.value_weight)
     if args.init:
-        net = pn.PentadNet.from_state_dict(torch.load(args.init, weights_only=True))
-        if net.window != window:
-            sys.exit(f"{args.init} is a {pn.WINDOW_FAMILY[net.window]} net, not {args.rule}")
+        state = torch.load(args.init, weights_only=True)
+        init_window = round(math.log(state["embed"].shape[0], 3))
+        if init_window != window:
+            sys.exit(f"{args.init} reads a window of {init_window} cells, not {window}")
+        net = pn.PentadNet.from_state_dict(state, rule=args.rule)
     else:
-        net = pn.PentadNet(window=window, channels=args.channels, hidden=args.hidden)
-    optimiser = torch.optim.Adam(net.parameters(), lr=args.lr, fused=True)
+        net = pn.PentadNet(window=window, channels=args.channels, hidden=args.hidden, rule=args.rule)
+    if not args.policy_context:
+        with torch.no_grad():
+            net.u.zero_()
+        net.u.requires_grad_(False)
+    trained = [p for p in net.parameters() if p.requires_grad]
+    optimiser = torch.optim.Adam(trained, lr=args.lr, fused=True)
     print_baselines(sets)
     if args.init:
         value_loss, _, _, rank = evaluate(net, sets, args.batch, args.rank_temperature)
@@ -271,9 +291,12 @@ def train(args):
 
 
 def export_only(args):
-    """Loads a checkpoint and exports it again (its window decides the rule)."""
-    net = pn.PentadNet.from_state_dict(torch.load(args.export_only, weights_only=True))
-    rule = pn.WINDOW_FAMILY[net.window]
+    """Loads a checkpoint and exports it again (for --rule when its window allows, else for the
+    window's rule)."""
+    state = torch.load(args.export_only, weights_only=True)
+    window = round(math.log(state["embed"].shape[0], 3))
+    rule = args.rule if window in pn.RULE_WINDOWS[args.rule] else pn.WINDOW_FAMILY[window]
+    net = pn.PentadNet.from_state_dict(state, rule=rule)
     if rule != args.rule:
         print(f"note: the checkpoint is a {rule} net; reading {rule} games")
     out = args.out or str(Path(args.export_only).with_suffix(""))

@@ -150,7 +150,7 @@ impl Features {
     fn apply_move_inline(&mut self, board: &Board, net: &Network, p: Pos) {
         let centre = board.idx(p);
         self.refresh(board, net, centre);
-        let reach = net.family().window() as isize / 2;
+        let reach = net.window() as isize / 2;
         for &off in &board.dirs {
             for o in 1..=reach {
                 for q in [centre as isize - o * off, centre as isize + o * off] {
@@ -192,21 +192,23 @@ fn add(pool: &mut [i32; CHANNELS], a: &Act, sign: i32) {
 }
 
 /// The activation of empty padded cell `i` from the board's Black-view line keys, cut to the
-/// network's window (freestyle boards keep the outer slots at zero, so dropping slot 0 is
-/// a division by 3).
+/// network's window.
 #[inline(always)]
 fn cell_activation(board: &Board, net: &Network, i: usize) -> Act {
     net.cell_activation(window_keys(net, board.info[i].keys))
 }
 
-/// The network's keys of a cell: the Black halves of the board's keys, cut to its window.
+/// The network's keys of a cell: the Black halves of the board's 10-slot keys, cut to its
+/// window by dropping as many outer slots on each side (slot 0 is the lowest digit;
+/// freestyle boards keep the outer slots at zero).
 #[inline(always)]
 fn window_keys(net: &Network, keys: [u64; 4]) -> [usize; 4] {
-    let cut = net.family().window() < 10;
+    let window = net.window();
     keys.map(|k| {
         let black = k as u32 as usize;
-        if cut {
-            black / 3
+        if window < 10 {
+            let outer = 3usize.pow((10 - window) / 2);
+            black / outer % 3usize.pow(window)
         } else {
             black
         }
@@ -248,6 +250,16 @@ impl Board {
     /// The activation of point `p` in this position (zero for a stone, or without a network).
     pub fn net_activation(&self, p: Pos) -> [i16; CHANNELS] {
         self.with_net_activations(|act| act(p))
+    }
+
+    /// The activation of empty point `p` computed from its line keys on the spot, without the
+    /// incremental state (for a few points, cheaper than bringing the state up to date;
+    /// zero without a network).
+    pub fn net_activation_direct(&self, p: Pos) -> [i16; CHANNELS] {
+        match &self.net {
+            Some(net) if self.is_empty(p) => cell_activation(self, net, self.idx(p)),
+            _ => [0; CHANNELS],
+        }
     }
 
     /// Calls `f` with a lookup of points' activations in this position (zero for a stone or

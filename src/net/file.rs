@@ -3,7 +3,7 @@
 //! ```text
 //! magic     8 bytes  "PNTDNET1"
 //! family    u8       0 renju, 1 freestyle
-//! window    u8       the family's window (10 renju, 8 freestyle)
+//! window    u8       one of the family's windows (renju 10 or 8, freestyle 8)
 //! channels  u16      32
 //! hidden    u16      32
 //! reserved  u16      0
@@ -81,10 +81,10 @@ pub fn parse(bytes: &[u8]) -> Result<Network> {
     let family = Family::from_code(code).with_context(|| format!("unknown family code {code}"))?;
     let window = r.u8("the header")?;
     ensure!(
-        u32::from(window) == family.window(),
-        "{} networks read a window of {} cells, not {window}",
+        family.windows().contains(&u32::from(window)),
+        "{} networks read a window of {:?} cells, not {window}",
         family.name(),
-        family.window()
+        family.windows()
     );
     let (channels, hidden) = (r.u16("the header")?, r.u16("the header")?);
     ensure!(
@@ -95,8 +95,9 @@ pub fn parse(bytes: &[u8]) -> Result<Network> {
         r.u16("the header")? == 0,
         "reserved header field is not zero"
     );
-    let mut embedding = Vec::with_capacity(family.keys());
-    for key in 0..family.keys() {
+    let keys = 3usize.pow(u32::from(window));
+    let mut embedding = Vec::with_capacity(keys);
+    for key in 0..keys {
         let row: [i16; CHANNELS] = r.i16s("the feature table")?;
         ensure!(
             row.iter().all(|v| v.abs() <= MAX_FEATURE),
@@ -162,7 +163,7 @@ pub fn load_file(path: &Path) -> Result<Family> {
 fn to_bytes(net: &Network) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
     out.push(net.family.code());
-    out.push(net.family.window() as u8);
+    out.push(net.window as u8);
     for v in [CHANNELS as u16, HIDDEN as u16, 0] {
         out.extend(v.to_le_bytes());
     }
@@ -192,9 +193,14 @@ pub(crate) mod tests {
 
     /// A network of small random weights (a fixed seed), for tests of the machinery.
     pub(crate) fn random_network(family: Family, seed: u64) -> Network {
+        random_network_of_window(family, family.window(), seed)
+    }
+
+    /// [`random_network`] reading `window` slots.
+    pub(crate) fn random_network_of_window(family: Family, window: u32, seed: u64) -> Network {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut small = |m: i16| rng.gen_range(-m..=m);
-        let mut embedding = vec![[0i16; CHANNELS]; family.keys()];
+        let mut embedding = vec![[0i16; CHANNELS]; 3usize.pow(window)];
         for row in embedding.iter_mut().skip(1) {
             *row = std::array::from_fn(|_| small(120));
         }
@@ -248,11 +254,13 @@ pub(crate) mod tests {
     #[test]
     fn a_network_survives_writing_and_reading() {
         for family in Family::ALL {
-            let net = random_network(family, 7);
-            let bytes = to_bytes(&net);
-            let back = parse(&bytes).unwrap();
-            assert_eq!(back.family(), family);
-            assert_eq!(to_bytes(&back), bytes);
+            for &window in family.windows() {
+                let net = random_network_of_window(family, window, 7);
+                let bytes = to_bytes(&net);
+                let back = parse(&bytes).unwrap();
+                assert_eq!((back.family(), back.window()), (family, window));
+                assert_eq!(to_bytes(&back), bytes);
+            }
         }
     }
 
@@ -272,7 +280,7 @@ pub(crate) mod tests {
         assert!(err(&family).contains("unknown family code 9"));
         let mut window = good.clone();
         window[9] = 10;
-        assert!(err(&window).contains("window"));
+        assert!(err(&window).contains("freestyle networks read a window of [8] cells, not 10"));
         let mut row0 = good.clone();
         row0[16] = 1;
         assert!(err(&row0).contains("row 0"));

@@ -59,14 +59,25 @@ impl Heads {
     /// Value and first hidden layer from the pooled activations (`pool` = Σ of the empty
     /// cells' activations).
     pub fn hidden(&self, pool: &[i32; CHANNELS]) -> Hidden {
-        let g: [i16; CHANNELS] =
-            std::array::from_fn(|c| (pool[c] >> POOL_SHIFT).clamp(0, i32::from(i16::MAX)) as i16);
-        let h1: [i16; HIDDEN] = std::array::from_fn(|h| clipped(dot(&self.w1[h], &g, self.b1[h])));
+        let h1 = self.first_layer(pool);
         let h2: [i16; HIDDEN] = std::array::from_fn(|h| clipped(dot(&self.w2[h], &h1, self.b2[h])));
         Hidden {
             value: dot(&self.w3, &h2, self.b3),
             h1,
         }
+    }
+
+    /// The first hidden layer alone (all a policy network needs of the heads).
+    pub fn first_layer(&self, pool: &[i32; CHANNELS]) -> [i16; HIDDEN] {
+        let g: [i16; CHANNELS] =
+            std::array::from_fn(|c| (pool[c] >> POOL_SHIFT).clamp(0, i32::from(i16::MAX)) as i16);
+        std::array::from_fn(|h| clipped(dot(&self.w1[h], &g, self.b1[h])))
+    }
+
+    /// Whether the policy reads the position's context (`U` not zero); without it the
+    /// channel weights are `p` alone and the heads need not run.
+    pub fn policy_reads_context(&self) -> bool {
+        self.u.iter().flatten().any(|&w| w != 0)
     }
 
     /// Whether the policy head reads anything (a network trained for its value alone has an

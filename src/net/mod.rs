@@ -6,7 +6,8 @@
 //! - every **empty cell** has a feature vector `f = Σ_d E[key_d]`, the sum over the four line
 //!   directions of a table row indexed by the line window through the cell in Black's view
 //!   (each window cell 0 empty, 1 Black, 2 White or off-board; `key = Σ state × 3^slot`);
-//!   renju reads 5 cells each side ([`Family::window`] 10 slots), freestyle 4 (8 slots);
+//!   renju reads 5 cells each side ([`Family::window`] 10 slots) or, for a table small enough
+//!   for the processor's cache, 4 (8 slots, [`Family::windows`]); freestyle 4 (8 slots);
 //! - its activation `a = clamp(f, 0, 1)`; the board keeps every cell's activation and their sum
 //!   up to date on move and undo (`board/features.rs`);
 //! - per side to move, a value head on the pooled sum `g = Σ a / 16`:
@@ -74,9 +75,13 @@ impl Family {
         }
     }
 
-    /// Rows of the feature table: `3^window` keys.
-    pub fn keys(self) -> usize {
-        3usize.pow(self.window())
+    /// The windows a network of the family may read: the full one, and for renju also 8 (it
+    /// cannot tell a five from an overline by the keys, which the rules code does anyway).
+    pub fn windows(self) -> &'static [u32] {
+        match self {
+            Family::Renju => &[8, 10],
+            Family::Freestyle => &[8],
+        }
     }
 
     /// The family's code in network files.
@@ -104,6 +109,8 @@ impl Family {
 /// One family's quantised network.
 pub struct Network {
     family: Family,
+    /// Window slots of a line key (one of [`Family::windows`]).
+    window: u32,
     /// `E[key][channel]`, `keys × CHANNELS`; row 0 (the all-empty window) is zero.
     embedding: Box<[[i16; CHANNELS]]>,
     /// Heads for Black to move and White to move.
@@ -112,19 +119,32 @@ pub struct Network {
     has_value: bool,
     /// Some policy head reads anything (else the network does not order moves).
     has_policy: bool,
+    /// Some policy head reads the position's context (`U h1`).
+    policy_reads_context: bool,
+    /// Per side to move, the policy's channel weights without context (`p` alone).
+    plain_policy: [[i32; CHANNELS]; 2],
 }
 
 impl Network {
-    /// A network from its parts.
+    /// A network from its parts; its window is read from the table's size (`3^window` rows).
     fn new(family: Family, embedding: Box<[[i16; CHANNELS]]>, heads: [Heads; 2]) -> Network {
         let has_value = heads.iter().any(Heads::has_value);
         let has_policy = heads.iter().any(Heads::has_policy);
+        let policy_reads_context = heads.iter().any(Heads::policy_reads_context);
+        let plain_policy = [0, 1].map(|side| heads[side].policy_weights(&[0; HIDDEN]));
+        let window = (1..=10)
+            .find(|&w| 3usize.pow(w) >= embedding.len())
+            .unwrap_or(10);
+        debug_assert_eq!(3usize.pow(window), embedding.len());
         Network {
             family,
+            window,
             embedding,
             heads,
             has_value,
             has_policy,
+            policy_reads_context,
+            plain_policy,
         }
     }
 
@@ -142,9 +162,36 @@ impl Network {
         self.has_policy
     }
 
+    /// The per-channel policy weights of the side to move (colour index) in a position whose
+    /// pooled activations `pool` gives, if asked for ([`Heads::policy_weights`]): a policy
+    /// without context reads neither the pool nor the heads' hidden layer.
+    pub fn policy_weights(
+        &self,
+        side: usize,
+        pool: impl FnOnce() -> [i32; CHANNELS],
+    ) -> [i32; CHANNELS] {
+        if !self.policy_reads_context {
+            return self.plain_policy[side];
+        }
+        let heads = &self.heads[side];
+        heads.policy_weights(&heads.first_layer(&pool()))
+    }
+
+    /// Whether the policy reads the position's context (else it needs no pooled sum).
+    #[inline]
+    pub fn policy_reads_context(&self) -> bool {
+        self.policy_reads_context
+    }
+
     /// The rule family the network was trained for.
     pub fn family(&self) -> Family {
         self.family
+    }
+
+    /// Window slots of the network's line keys (cells each side: half of it).
+    #[inline]
+    pub fn window(&self) -> u32 {
+        self.window
     }
 
     /// The feature row of one line key (`key < 3^window`).
@@ -162,12 +209,7 @@ impl Network {
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Network({}, {} keys)",
-            self.family.name(),
-            self.embedding.len()
-        )
+        write!(f, "Network({}, window {})", self.family.name(), self.window)
     }
 }
 
@@ -217,5 +259,34 @@ pub fn set_current(set: NetSet) {
     match current_slot().write() {
         Ok(mut slot) => *slot = set,
         Err(e) => *e.into_inner() = set,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_policy_without_context_reads_neither_the_pool_nor_the_heads() {
+        let net = random_policy_network(Family::Renju, 4);
+        let pool = [300 * 16; CHANNELS];
+        for side in 0..2 {
+            let heads = net.heads(side);
+            let with_context = heads.policy_weights(&heads.hidden(&pool).h1);
+            assert_eq!(net.policy_weights(side, || pool), with_context);
+        }
+        let heads = net.heads.clone().map(|h| Heads {
+            u: [[0; HIDDEN]; CHANNELS],
+            ..h
+        });
+        let plain = Network::new(Family::Renju, net.embedding, heads);
+        assert!(plain.has_policy());
+        for side in 0..2 {
+            let p = plain.heads(side).p;
+            let expected: [i32; CHANNELS] =
+                std::array::from_fn(|c| i32::from(p[c]) * ACT_ONE / WEIGHT_ONE);
+            let weights = plain.policy_weights(side, || panic!("the pool was read"));
+            assert_eq!(weights, expected);
+        }
     }
 }

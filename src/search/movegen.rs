@@ -9,7 +9,7 @@
 use crate::board::{Board, GenKind, Pattern4, Threat};
 use crate::core::{Color, Pos};
 use crate::eval::weights::OrderWeights;
-use crate::net::{policy_logit, POLICY_ONE};
+use crate::net::{policy_logit, CHANNELS, POLICY_ONE};
 
 use super::params::{DEFENCE_ORDER, FORCING_ORDER};
 
@@ -47,14 +47,18 @@ fn add_policy(board: &Board, out: &mut [(Pos, i32)], weight: i32) {
     let Some(net) = board.network().filter(|n| weight != 0 && n.has_policy()) else {
         return;
     };
-    let heads = net.heads(board.side_to_move().index());
-    let channel_weights = heads.policy_weights(&heads.hidden(&board.net_pool()).h1);
-    board.with_net_activations(|act| {
+    let channel_weights = net.policy_weights(board.side_to_move().index(), || board.net_pool());
+    let add = |act: &dyn Fn(Pos) -> [i16; CHANNELS], out: &mut [(Pos, i32)]| {
         for m in out.iter_mut() {
             let logit = i64::from(policy_logit(&act(m.0), &channel_weights));
             m.1 += (logit * i64::from(weight) / i64::from(POLICY_ONE)) as i32;
         }
-    });
+    };
+    if net.policy_reads_context() {
+        board.with_net_activations(|act| add(act, out));
+    } else {
+        add(&|p| board.net_activation_direct(p), out);
+    }
 }
 
 /// [`generate`] by the pattern values alone.

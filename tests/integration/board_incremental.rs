@@ -46,6 +46,12 @@ fn check(b: &Board, rng: &mut impl Rng, what: &str) {
         if !b.is_empty(p) {
             continue;
         }
+        // A cell's activation from its keys on the spot equals the incremental state's.
+        assert_eq!(
+            b.net_activation_direct(p),
+            b.net_activation(p),
+            "{what}: activation at {p:?}"
+        );
         for c in Color::BOTH {
             for d in 0..4 {
                 assert_eq!(
@@ -160,17 +166,31 @@ struct Tally {
     with_network: AtomicU64,
 }
 
-/// One random network per family, made once for all games.
-fn shared_network(family: Family) -> Arc<Network> {
-    static NETS: OnceLock<[Arc<Network>; 2]> = OnceLock::new();
-    NETS.get_or_init(|| Family::ALL.map(|f| random_network(f, 11)))[family.code() as usize].clone()
+/// One random network per family and window, made once for all games; `pick` chooses among
+/// a family's windows.
+fn shared_network(family: Family, pick: usize) -> Arc<Network> {
+    static NETS: OnceLock<Vec<Vec<Arc<Network>>>> = OnceLock::new();
+    let nets = NETS.get_or_init(|| {
+        Family::ALL
+            .iter()
+            .map(|&f| {
+                f.windows()
+                    .iter()
+                    .map(|&w| random_network(f, w, 11))
+                    .collect()
+            })
+            .collect()
+    });
+    let of_family = &nets[family.code() as usize];
+    of_family[pick % of_family.len()].clone()
 }
 
-/// A network of random weights for `family`, made through the file format (seeded).
-fn random_network(family: Family, seed: u64) -> Arc<Network> {
+/// A network of random weights for `family` reading `window` slots, made through the file
+/// format (seeded).
+fn random_network(family: Family, window: u32, seed: u64) -> Arc<Network> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let mut bytes = MAGIC.to_vec();
-    bytes.extend([family.code(), family.window() as u8]);
+    bytes.extend([family.code(), window as u8]);
     for v in [CHANNELS as u16, HIDDEN as u16, 0] {
         bytes.extend(v.to_le_bytes());
     }
@@ -180,7 +200,7 @@ fn random_network(family: Family, seed: u64) -> Arc<Network> {
         }
     };
     bytes.extend(vec![0u8; 2 * CHANNELS]);
-    i16s(&mut bytes, (family.keys() - 1) * CHANNELS, 150);
+    i16s(&mut bytes, (3usize.pow(window) - 1) * CHANNELS, 150);
     for _side in 0..2 {
         let ints = |n: usize| vec![0u8; 4 * n];
         i16s(&mut bytes, HIDDEN * CHANNELS, 40);
@@ -201,7 +221,7 @@ fn play(g: &Game, tally: &Tally) {
     let mut rng = rand::rngs::StdRng::seed_from_u64(g.check_seed);
     let mut b = Board::new(w, h, g.rule).unwrap();
     if let Some(family) = Family::of(g.rule.kind) {
-        b.set_network(Some(shared_network(family)));
+        b.set_network(Some(shared_network(family, g.check_seed as usize)));
         tally.with_network.fetch_add(1, Relaxed);
     }
     if g.rule.continuous {
