@@ -477,13 +477,18 @@ def zero_evals_file(games_text, path):
     return path
 
 
+def games_with_zero_evals(games_text, folder):
+    """Writes a.games and its all-zero a.evals in `folder` -> (games path, evals path text)."""
+    games = Path(folder) / "a.games"
+    games.write_text(games_text)
+    return games, str(zero_evals_file(games_text, Path(folder) / "a.evals"))
+
+
 class TrainScriptTest(unittest.TestCase):
     def test_train_then_export_only(self):
         text = random_games_text(np.random.default_rng(9), 100, 15)
         with tempfile.TemporaryDirectory() as folder:
-            games = Path(folder) / "a.games"
-            games.write_text(text)
-            evals = str(zero_evals_file(text, Path(folder) / "a.evals"))
+            games, evals = games_with_zero_evals(text, folder)
             out = Path(folder) / "net"
             args = [str(games), "--evals", evals, "--epochs", "1", "--channels", "8", "--hidden", "8", "--out", str(out)]
             with contextlib.redirect_stdout(io.StringIO()) as printed:
@@ -526,9 +531,7 @@ class TrainScriptTest(unittest.TestCase):
     def test_a_renju_policy_of_window_8_without_context(self):
         text = random_games_text(np.random.default_rng(6), 60, 15)
         with tempfile.TemporaryDirectory() as folder:
-            games = Path(folder) / "a.games"
-            games.write_text(text)
-            evals = str(zero_evals_file(text, Path(folder) / "a.evals"))
+            games, evals = games_with_zero_evals(text, folder)
             out = Path(folder) / "p"
             common = [str(games), "--evals", evals, "--rule", "renju"]
             args = common + ["--epochs", "1", "--window", "8", "--no-policy-context", "--value-weight", "0", "--lr", "0.03", "--out", str(out)]
@@ -550,9 +553,7 @@ class TrainScriptTest(unittest.TestCase):
     def test_lambda_per_file_and_training_from_a_checkpoint(self):
         text = random_games_text(np.random.default_rng(5), 40, 15)
         with tempfile.TemporaryDirectory() as folder:
-            games = Path(folder) / "a.games"
-            games.write_text(text)
-            evals = str(zero_evals_file(text, Path(folder) / "a.evals"))
+            games, evals = games_with_zero_evals(text, folder)
             files = [str(games), str(games), "--evals", evals, evals]
             with contextlib.redirect_stdout(io.StringIO()):
                 sets = train.load_data(files[:2], [evals, evals], "renju", [1.0, 0.0])
@@ -575,9 +576,7 @@ class TrainScriptTest(unittest.TestCase):
         text = random_games_text(np.random.default_rng(4), 30, 15)
         outputs = []
         with tempfile.TemporaryDirectory() as folder:
-            games = Path(folder) / "a.games"
-            games.write_text(text)
-            evals = str(zero_evals_file(text, Path(folder) / "a.evals"))
+            games, evals = games_with_zero_evals(text, folder)
             for run in range(2):
                 out = Path(folder) / f"n{run}"
                 with contextlib.redirect_stdout(io.StringIO()):
