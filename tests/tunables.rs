@@ -138,9 +138,15 @@ fn renju_evaluation() -> i32 {
 /// Nodes of a fixed-depth one-thread search of a fixed position with a fresh table.
 #[cfg(feature = "tune")]
 fn fixed_search_nodes() -> u64 {
+    search_nodes(pentad::core::Rule::FREESTYLE)
+}
+
+/// [`fixed_search_nodes`] of the same position under `rule`.
+#[cfg(feature = "tune")]
+fn search_nodes(rule: pentad::core::Rule) -> u64 {
     use pentad::search::bench::board_from_moves;
     use pentad::search::{SearchLimits, Searcher};
-    let board = board_from_moves(pentad::core::Rule::FREESTYLE, 15, "h8 i9 i7 g9 j8").unwrap();
+    let board = board_from_moves(rule, 15, "h8 i9 i7 g9 j8").unwrap();
     let limits = SearchLimits {
         max_depth: Some(6),
         ..Default::default()
@@ -183,6 +189,27 @@ fn a_tuning_build_sets_checked_values_through_info() {
     assert_ne!(later_reduced_nodes, default_nodes);
     search::set_tunable("lmr_min_moves", "1").unwrap();
     assert_eq!(fixed_search_nodes(), default_nodes);
+
+    // A policy network's gates: its policy changes the tree; a `policy_min_depth` beyond the
+    // search's depths, or a `policy_order` of 0, leaves the classical one.
+    let renju = pentad::core::Rule::RENJU;
+    let classical_nodes = search_nodes(renju);
+    let sample = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/net/renju8-sample.pnet"
+    );
+    pentad::net::load_file(std::path::Path::new(sample)).unwrap();
+    let policy_nodes = search_nodes(renju);
+    assert_ne!(policy_nodes, classical_nodes);
+    search::set_tunable("policy_min_depth", "10").unwrap();
+    assert_eq!(search_nodes(renju), classical_nodes);
+    search::set_tunable("policy_min_depth", "2").unwrap();
+    search::set_tunable("policy_order", "0").unwrap();
+    assert_eq!(search_nodes(renju), classical_nodes);
+    search::set_tunable("policy_order", "150").unwrap();
+    assert_eq!(search_nodes(renju), policy_nodes);
+    pentad::net::set_current(pentad::net::builtin());
+    assert_eq!(search_nodes(renju), classical_nodes);
 
     // The evaluation's weights too: the tempo bonus moves the evaluation by as much.
     let default_eval = renju_evaluation();
