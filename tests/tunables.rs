@@ -191,7 +191,8 @@ fn a_tuning_build_sets_checked_values_through_info() {
     assert_eq!(fixed_search_nodes(), default_nodes);
 
     // A policy network's gates: its policy changes the tree; a `policy_min_depth` beyond the
-    // search's depths, or a `policy_order` of 0, leaves the classical one.
+    // search's depths, or a `policy_order` of 0, leaves the classical one (its reductions
+    // included).
     let renju = pentad::core::Rule::RENJU;
     let classical_nodes = search_nodes(renju);
     let sample = concat!(
@@ -207,6 +208,14 @@ fn a_tuning_build_sets_checked_values_through_info() {
     search::set_tunable("policy_order", "0").unwrap();
     assert_eq!(search_nodes(renju), classical_nodes);
     search::set_tunable("policy_order", "150").unwrap();
+    assert_eq!(search_nodes(renju), policy_nodes);
+    // The policy's reductions: another slope or pivot, another tree.
+    for (name, other) in [("policy_lmr", "120"), ("policy_lmr_pivot", "50")] {
+        let default = tunable_value(name).unwrap().to_string();
+        search::set_tunable(name, other).unwrap();
+        assert_ne!(search_nodes(renju), policy_nodes, "{name} {other}");
+        search::set_tunable(name, &default).unwrap();
+    }
     assert_eq!(search_nodes(renju), policy_nodes);
     pentad::net::set_current(pentad::net::builtin());
     assert_eq!(search_nodes(renju), classical_nodes);

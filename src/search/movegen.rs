@@ -26,39 +26,74 @@ fn cell_order(w: &OrderWeights, board: &Board, p: Pos, me: Color, a: Pattern4) -
     s + board.order_value(p, me)
 }
 
+/// The policy logits of one node's moves, kept by cell so that the move loop can read a
+/// move's logit after the list has been reordered.
+pub(crate) struct PolicyMemo {
+    /// Logit by cell index ([`POLICY_ONE`] = 1 nat); only the node's moves are current.
+    logits: Vec<i32>,
+    /// The node's largest logit.
+    best: i32,
+    /// The policy was read at this node.
+    active: bool,
+}
+
+impl Default for PolicyMemo {
+    fn default() -> PolicyMemo {
+        PolicyMemo {
+            logits: vec![0; Pos::COUNT],
+            best: 0,
+            active: false,
+        }
+    }
+}
+
+impl PolicyMemo {
+    /// How far (in [`POLICY_ONE`] units) the policy puts move `p` below the node's best move;
+    /// `None` when the node's policy was not read.
+    #[inline]
+    pub fn gap(&self, p: Pos) -> Option<i32> {
+        self.active.then(|| self.best - self.logits[p.index()])
+    }
+}
+
 /// Moves for the side to move at an inner node facing `threat`, with ordering scores (the
-/// network's policy included with `policy_weight`, [`add_policy`]). Empty for
-/// `Threat::Defend` when no defence exists (the node is lost).
+/// network's policy included with `policy_weight`, [`add_policy`], its logits kept in
+/// `memo`). Empty for `Threat::Defend` when no defence exists (the node is lost).
 pub(crate) fn generate(
     board: &mut Board,
     threat: Threat,
     policy_weight: i32,
     out: &mut Vec<(Pos, i32)>,
+    memo: &mut PolicyMemo,
 ) {
     generate_by_patterns(board, threat, out);
-    if out.len() > 1 {
-        add_policy(board, out, policy_weight);
-    }
+    memo.active = out.len() > 1 && add_policy(board, out, policy_weight, memo);
 }
 
 /// Adds `weight` ordering units per unit (nat) of the network's policy logit to each move's
-/// score, when the board has a network with a policy and the weight is not zero.
-fn add_policy(board: &Board, out: &mut [(Pos, i32)], weight: i32) {
+/// score, when the board has a network with a policy and the weight is not zero, and keeps
+/// the logits in `memo`. Whether the policy was read.
+fn add_policy(board: &Board, out: &mut [(Pos, i32)], weight: i32, memo: &mut PolicyMemo) -> bool {
     let Some(net) = board.network().filter(|n| weight != 0 && n.has_policy()) else {
-        return;
+        return false;
     };
     let channel_weights = net.policy_weights(board.side_to_move().index(), || board.net_pool());
-    let add = |act: &dyn Fn(Pos) -> [i16; CHANNELS], out: &mut [(Pos, i32)]| {
+    let mut add = |act: &dyn Fn(Pos) -> [i16; CHANNELS], out: &mut [(Pos, i32)]| {
+        let mut best = i32::MIN;
         for m in out.iter_mut() {
-            let logit = i64::from(policy_logit(&act(m.0), &channel_weights));
-            m.1 += (logit * i64::from(weight) / i64::from(POLICY_ONE)) as i32;
+            let logit = policy_logit(&act(m.0), &channel_weights);
+            memo.logits[m.0.index()] = logit;
+            best = best.max(logit);
+            m.1 += (i64::from(logit) * i64::from(weight) / i64::from(POLICY_ONE)) as i32;
         }
+        memo.best = best;
     };
     if net.policy_reads_context() {
         board.with_net_activations(|act| add(act, out));
     } else {
         add(&|p| board.net_activation_direct(p), out);
     }
+    true
 }
 
 /// [`generate`] by the pattern values alone.
@@ -140,19 +175,50 @@ mod tests {
         let mut changed = 0;
         for weight in [0, 150, 2000] {
             let mut scored = plain.clone();
-            add_policy(&b, &mut scored, weight);
+            let mut memo = PolicyMemo::default();
+            memo.active = add_policy(&b, &mut scored, weight, &mut memo);
+            assert_eq!(memo.active, weight != 0);
+            let logit = |p| policy_logit(&b.net_activation(p), &weights);
+            let best = plain.iter().map(|m| logit(m.0)).max().unwrap();
             for (&(p, before), &(q, after)) in plain.iter().zip(&scored) {
                 assert_eq!(p, q);
-                let logit = i64::from(policy_logit(&b.net_activation(p), &weights));
-                let expected = before + (logit * i64::from(weight) / 65536) as i32;
+                let expected = before + (i64::from(logit(p)) * i64::from(weight) / 65536) as i32;
                 assert_eq!(after, expected, "{p:?} at weight {weight}");
                 changed += usize::from(after != before);
+                let gap = (weight != 0).then(|| best - logit(p));
+                assert_eq!(memo.gap(p), gap, "{p:?} at weight {weight}");
             }
         }
         assert!(changed > plain.len(), "the random policy moves the scores");
         b.set_network(None);
         let mut scored = plain.clone();
-        add_policy(&b, &mut scored, 150);
+        assert!(!add_policy(
+            &b,
+            &mut scored,
+            150,
+            &mut PolicyMemo::default()
+        ));
         assert_eq!(scored, plain, "no network, no policy");
+    }
+
+    #[test]
+    fn a_node_that_reads_no_policy_leaves_its_memo_inactive() {
+        let mut b = setup(Rule::RENJU, "h8 i9 j8", "i8 h9", Color::White);
+        let (mut moves, mut memo) = (Vec::new(), PolicyMemo::default());
+        b.set_network(Some(Arc::new(random_policy_network(Family::Renju, 5))));
+        generate(&mut b, Threat::None, 150, &mut moves, &mut memo);
+        assert!(moves.iter().all(|m| memo.gap(m.0).is_some_and(|g| g >= 0)));
+        assert!(
+            moves.iter().any(|m| memo.gap(m.0) == Some(0)),
+            "the best move"
+        );
+        for weight in [0, 150] {
+            if weight != 0 {
+                b.set_network(None);
+            }
+            moves.clear();
+            generate(&mut b, Threat::None, weight, &mut moves, &mut memo);
+            assert!(moves.len() > 1 && moves.iter().all(|m| memo.gap(m.0).is_none()));
+        }
     }
 }

@@ -146,6 +146,11 @@ tunables! {
     policy_order: i32 = 150, 0..=2000, step 25;
     /// The policy orders the moves of nodes with at least this remaining depth (plies).
     policy_min_depth: i32 = 2, 1..=10, step 1;
+    /// Late-move reduction (`ONE_PLY` units) per nat that the policy puts a move below the
+    /// node's best move, past `policy_lmr_pivot` (0: the policy does not reduce).
+    policy_lmr: i32 = 50, 0..=200, step 10;
+    /// The policy gap (hundredths of a nat) below which a late move is reduced less.
+    policy_lmr_pivot: i32 = 200, 0..=1000, step 25;
     /// History scores saturate towards this magnitude.
     history_max: i32 = 16_384, 1_024..=65_536, step 1_024;
     /// Largest history change of one cutoff (the change is depth squared, capped by this).

@@ -10,7 +10,7 @@ use crate::eval;
 use super::history::History;
 use super::limits::{Exclusions, LeafSamples};
 use super::lmr::Reductions;
-use super::movegen;
+use super::movegen::{self, PolicyMemo};
 use super::params::*;
 use super::report::{RootEvent, RootEvents};
 use super::score::{mate_in, mated_in, value_to_tt, Score, MATE, MATE_BOUND};
@@ -106,6 +106,8 @@ pub(crate) struct Worker<'a> {
     pub stopped: bool,
     pv: Vec<Vec<Pos>>,
     move_bufs: Vec<Vec<(Pos, i32)>>,
+    /// `policy[ply]`: the network's policy logits of the moves of the node at `ply`.
+    policy: Vec<PolicyMemo>,
     evals: Vec<Score>,
     /// `threatening[ply]`: the move being searched at `ply` makes an open three or better for
     /// its mover (a continued attack two plies later is reduced less).
@@ -138,6 +140,7 @@ impl<'a> Worker<'a> {
             move_bufs: (0..PLY_STACK_LEN)
                 .map(|_| Vec::with_capacity(MOVE_LIST_CAPACITY))
                 .collect(),
+            policy: (0..PLY_STACK_LEN).map(|_| PolicyMemo::default()).collect(),
             evals: vec![0; PLY_STACK_LEN],
             threatening: vec![false; PLY_STACK_LEN],
             root_depth: 0,
@@ -421,7 +424,8 @@ impl<'a> Worker<'a> {
     ) -> Result<Vec<(Pos, i32)>, Score> {
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
         moves.clear();
-        movegen::generate(&mut self.board, threat, policy_weight, &mut moves);
+        let memo = &mut self.policy[ply];
+        movegen::generate(&mut self.board, threat, policy_weight, &mut moves, memo);
         if !self.sh.excluded.at.is_empty() {
             let here = self.board.hash();
             moves.retain(|m| !self.sh.excluded.excludes(here, m.0));

@@ -4,6 +4,7 @@
 
 use crate::board::{Pattern4, Threat};
 use crate::core::Pos;
+use crate::net::POLICY_ONE;
 
 use super::super::params::*;
 use super::super::score::{Score, MATE, MATE_BOUND};
@@ -105,7 +106,7 @@ impl Worker<'_> {
             let r = if i == 0 {
                 0
             } else {
-                self.late_move_reduction(info, i, threatening, new_depth)
+                self.late_move_reduction(info, (mv, i), threatening, new_depth)
             };
             let score = self.search_child(info, i, r, new_depth, (alpha, beta));
             if share {
@@ -167,12 +168,13 @@ impl Worker<'_> {
     /// The late-move reduction of the `i`-th move (not the first; forcing moves too) at a
     /// quiet node or one answering an open three: from the table by depth and move number,
     /// less at PV nodes and for a continued attack (`threatening`), more at cut nodes and at
-    /// non-PV nodes whose evaluation does not improve; at most to a one-ply search. In
-    /// `ONE_PLY` units, as `new_depth` is.
+    /// non-PV nodes whose evaluation does not improve, and by how far the network's policy
+    /// puts the move below the node's best ([`policy_reduction`]); at most to a one-ply
+    /// search. In `ONE_PLY` units, as `new_depth` is.
     fn late_move_reduction(
         &self,
         info: &NodeInfo,
-        i: usize,
+        (mv, i): (Pos, usize),
         threatening: bool,
         new_depth: i32,
     ) -> i32 {
@@ -193,8 +195,20 @@ impl Worker<'_> {
         if threatening && info.ply >= 2 && self.threatening[info.ply - 2] {
             r -= continued_attack_reduction();
         }
+        if let Some(gap) = self.policy[info.ply].gap(mv) {
+            r += policy_reduction(gap);
+        }
         r.min(new_depth - ONE_PLY).max(0)
     }
+}
+
+/// The reduction (`ONE_PLY` units) added to a late move that the policy puts `gap` below the
+/// node's best move ([`crate::net::POLICY_ONE`] = 1 nat): `policy_lmr` per nat past
+/// `policy_lmr_pivot` hundredths of a nat (less, before it), within a ply less and two more.
+fn policy_reduction(gap: i32) -> i32 {
+    let past = i64::from(gap) - i64::from(policy_lmr_pivot()) * i64::from(POLICY_ONE) / 100;
+    let r = past * i64::from(policy_lmr()) / i64::from(POLICY_ONE);
+    r.clamp(-i64::from(ONE_PLY), 2 * i64::from(ONE_PLY)) as i32
 }
 
 /// Depth (`ONE_PLY` units) added to move `mv` of a node: `tt_move_ext_pv` / `tt_move_ext`
@@ -220,4 +234,32 @@ fn prunes_late_moves(info: &NodeInfo, i: usize, forcing: bool) -> bool {
         && !info.pv_node
         && depth <= lmp_max_depth()
         && i >= lmp_base() + (depth * depth) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_policy_reduces_moves_below_its_pivot_less_and_the_rest_more_within_bounds() {
+        let nat = i64::from(POLICY_ONE);
+        let pivot = i64::from(policy_lmr_pivot()) * nat / 100;
+        assert_eq!(policy_reduction(pivot as i32), 0);
+        let mut last = i32::MIN;
+        for hundredths in 0..2000 {
+            let gap = (i64::from(hundredths) * nat / 100) as i32;
+            let r = policy_reduction(gap);
+            let exact = (i64::from(gap) - pivot) * i64::from(policy_lmr()) / nat;
+            let bounds = (-i64::from(ONE_PLY), 2 * i64::from(ONE_PLY));
+            assert_eq!(
+                i64::from(r),
+                exact.clamp(bounds.0, bounds.1),
+                "{hundredths}"
+            );
+            assert!(r >= last);
+            last = r;
+        }
+        let most = if policy_lmr() > 0 { 2 * ONE_PLY } else { 0 };
+        assert_eq!(policy_reduction(i32::MAX), most);
+    }
 }
