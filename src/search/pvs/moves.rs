@@ -261,5 +261,12 @@ mod tests {
         }
         let most = if policy_lmr() > 0 { 2 * ONE_PLY } else { 0 };
         assert_eq!(policy_reduction(i32::MAX), most);
+        // At the defaults (50 a nat past 2 nats): the best move a ply less, 4 nats below a ply
+        // more, 10 nats below the cap of two.
+        let nats = |n: i32| policy_reduction(n * POLICY_ONE);
+        assert_eq!(
+            [nats(0), nats(2), nats(3), nats(4), nats(10)],
+            [-100, 0, 50, 100, 200]
+        );
     }
 }
