@@ -16,6 +16,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -78,6 +79,7 @@ pub struct Args {
     /// A network file (`.pnet`) Pentad's searches evaluate with.
     #[arg(long)]
     pub net: Option<PathBuf>,
+    /// Pentad's searches at once, and reference processes at once.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Writes `<id> <reference move> <Pentad's move>` per position, so that two runs can be
@@ -207,14 +209,18 @@ impl Reference {
 }
 
 /// Asks the reference for every drawn position the moves file lacks, appending each answer.
+/// `--threads` reference processes share the work. The positions are grouped by rule and
+/// board size, and each process takes a contiguous run of them, so that it restarts only
+/// where the kind of board changes.
 fn complete_moves(args: &Args, drawn: &[Drawn], known: &mut HashMap<usize, Pos>) -> Result<()> {
-    let missing: Vec<&Drawn> = drawn
+    let mut missing: Vec<&Drawn> = drawn
         .iter()
         .filter(|d| !known.contains_key(&d.id))
         .collect();
     if missing.is_empty() {
         return Ok(());
     }
+    missing.sort_by(|a, b| (&a.rule, a.width, a.height).cmp(&(&b.rule, b.width, b.height)));
     let command = args.reference.as_deref().with_context(|| {
         format!(
             "{} lacks {} of the positions: give --reference",
@@ -223,14 +229,61 @@ fn complete_moves(args: &Args, drawn: &[Drawn], known: &mut HashMap<usize, Pos>)
         )
     })?;
     let spec = EngineSpec::parse(command).map_err(|e| anyhow!("--reference: {e}"))?;
-    let mut out = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.moves)
-        .with_context(|| format!("cannot open {}", args.moves))?;
+    let out = Mutex::new(
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&args.moves)
+            .with_context(|| format!("cannot open {}", args.moves))?,
+    );
+    let answers = Mutex::new(Vec::new());
     let progress = Progress::new(missing.len() as u64, "reference");
+    let part = missing.len().div_ceil(args.threads.max(1));
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = missing
+            .chunks(part)
+            .map(|positions| {
+                let (spec, out, answers, progress) = (&spec, &out, &answers, &progress);
+                scope.spawn(move || {
+                    ask_reference(
+                        spec,
+                        args.reference_nodes,
+                        positions,
+                        out,
+                        answers,
+                        progress,
+                    )
+                })
+            })
+            .collect();
+        workers.into_iter().try_for_each(|w| {
+            w.join()
+                .map_err(|_| anyhow!("a reference worker panicked"))?
+        })
+    })?;
+    progress.finish();
+    known.extend(lock(&answers).drain(..));
+    Ok(())
+}
+
+/// The value behind `m`, also after another thread panicked while holding it.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// One reference process's share of [`complete_moves`]: asks for each of `positions`,
+/// restarting the reference where the rule or board size changes, and appends each answer
+/// to `out` (one line, written whole) and to `answers`.
+fn ask_reference(
+    spec: &EngineSpec,
+    nodes: u64,
+    positions: &[&Drawn],
+    out: &Mutex<std::fs::File>,
+    answers: &Mutex<Vec<(usize, Pos)>>,
+    progress: &Progress,
+) -> Result<()> {
     let mut reference: Option<Reference> = None;
-    for d in missing {
+    for d in positions {
         let rule = Rule::from_name(&d.rule).context("rule checked by parse")?;
         let size = (d.width, d.height);
         if reference
@@ -240,7 +293,7 @@ fn complete_moves(args: &Args, drawn: &[Drawn], known: &mut HashMap<usize, Pos>)
             if let Some(r) = reference.take() {
                 r.driver.end();
             }
-            reference = Some(Reference::start(&spec, args.reference_nodes, size, rule)?);
+            reference = Some(Reference::start(spec, nodes, size, rule)?);
         }
         let r = reference.as_mut().context("started above")?;
         let mv = r.choose(&d.stones)?;
@@ -251,12 +304,14 @@ fn complete_moves(args: &Args, drawn: &[Drawn], known: &mut HashMap<usize, Pos>)
                 d.id
             );
         }
-        out.write_all(moves_line(d, mv).as_bytes())?;
-        out.flush()?;
-        known.insert(d.id, mv);
+        {
+            let mut out = lock(out);
+            out.write_all(moves_line(d, mv).as_bytes())?;
+            out.flush()?;
+        }
+        lock(answers).push((d.id, mv));
         progress.inc(1);
     }
-    progress.finish();
     if let Some(r) = reference {
         r.driver.end();
     }
