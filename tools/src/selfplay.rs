@@ -37,7 +37,7 @@ pub struct Args {
     /// Milliseconds per move instead of a node count (games are then not reproducible).
     #[arg(long)]
     pub movetime: Option<u64>,
-    /// Rules, taken in turn by game number (pentad-arena names).
+    /// Rules, taken in turn by game number (pentad-arena names; `game_kind`).
     #[arg(long, value_delimiter = ',', default_value = "renju,freestyle")]
     pub rules: Vec<String>,
     /// Board sizes (square), taken in turn after the rules.
@@ -224,12 +224,24 @@ fn game_seed(seed: u64, game: usize) -> u64 {
     seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (game as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)
 }
 
+/// The trainer holds out the games whose number is a multiple of this.
+const HELD_OUT_EVERY: usize = 20;
+
+/// The rule and size (indices into the plan's lists) of game number `game`: the rules in
+/// turn, then the sizes. The turn advances by one more every [`HELD_OUT_EVERY`] games, so
+/// that the held-out games take every rule and size in turn as well.
+fn game_kind(game: usize, rules: usize, sizes: usize) -> (usize, usize) {
+    let turn = game % HELD_OUT_EVERY + game / HELD_OUT_EVERY;
+    (turn % rules, (turn / rules) % sizes)
+}
+
 /// Plays game number `game` of the plan to its end.
 fn play_game(plan: &Plan, args: &Args, game: usize, searcher: &mut Searcher) -> Result<GameLine> {
-    let (rule_name, rule) = plan.rules[game % plan.rules.len()].clone();
-    let size = plan.sizes[(game / plan.rules.len()) % plan.sizes.len()];
+    let (rule_index, size_index) = game_kind(game, plan.rules.len(), plan.sizes.len());
+    let (rule_name, rule) = plan.rules[rule_index].clone();
+    let size = plan.sizes[size_index];
     let mut rng = StdRng::seed_from_u64(game_seed(plan.args_seed, game));
-    let book = plan.openings[game % plan.rules.len()].as_ref();
+    let book = plan.openings[rule_index].as_ref();
     let mut board = match book {
         Some(list) if !rng.gen_bool(plan.random_share.clamp(0.0, 1.0)) => {
             let o = &list[rng.gen_range(0..list.len())];
@@ -330,6 +342,37 @@ fn random_opening(size: usize, rule: Rule, rng: &mut StdRng) -> Result<Board> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_rule_and_size_is_played_evenly_and_held_out_too() {
+        for (rules, sizes) in [(1, 1), (2, 1), (1, 2), (2, 2), (3, 2), (5, 3)] {
+            let kinds = rules * sizes;
+            let mut all = vec![0; kinds];
+            let mut held_out = vec![0; kinds];
+            let games = HELD_OUT_EVERY * kinds * 50;
+            for g in 0..games {
+                let (r, s) = game_kind(g, rules, sizes);
+                assert!(r < rules && s < sizes);
+                all[r * sizes + s] += 1;
+                if g % HELD_OUT_EVERY == 0 {
+                    held_out[r * sizes + s] += 1;
+                }
+            }
+            assert!(
+                all.iter().all(|&n| n == games / kinds),
+                "{rules}x{sizes}: {all:?}"
+            );
+            let per_kind = games / HELD_OUT_EVERY / kinds;
+            assert!(held_out.iter().all(|&n| n == per_kind), "{held_out:?}");
+            // Games in a row take the kinds in turn.
+            if kinds > 1 {
+                assert_ne!(game_kind(1, rules, sizes), game_kind(0, rules, sizes));
+            }
+        }
+        assert_eq!(game_kind(1, 2, 1), (1, 0));
+        assert_eq!(game_kind(20, 2, 2), (1, 0));
+        assert_eq!(game_kind(40, 2, 2), (0, 1));
+    }
 
     #[test]
     fn only_a_mate_both_sides_see_ends_the_game() {
