@@ -35,6 +35,10 @@ pub(crate) struct PolicyMemo {
     best: i32,
     /// The policy was read at this node.
     active: bool,
+    /// The policy is still to be read, with this weight: [`read_policy`] reads it when the
+    /// node's moves are first ordered past the table move, so a node that the table move
+    /// cuts off never pays for it.
+    pending: Option<i32>,
 }
 
 impl Default for PolicyMemo {
@@ -43,6 +47,7 @@ impl Default for PolicyMemo {
             logits: vec![0; Pos::COUNT],
             best: 0,
             active: false,
+            pending: None,
         }
     }
 }
@@ -54,11 +59,18 @@ impl PolicyMemo {
     pub fn gap(&self, p: Pos) -> Option<i32> {
         self.active.then(|| self.best - self.logits[p.index()])
     }
+
+    /// The policy is still to be read.
+    #[inline]
+    pub fn is_pending(&self) -> bool {
+        self.pending.is_some()
+    }
 }
 
-/// Moves for the side to move at an inner node facing `threat`, with ordering scores (the
-/// network's policy included with `policy_weight`, [`add_policy`], its logits kept in
-/// `memo`). Empty for `Threat::Defend` when no defence exists (the node is lost).
+/// Moves for the side to move at an inner node facing `threat`, with ordering scores by the
+/// patterns; `memo` is set to add the network's policy with `policy_weight` when
+/// [`read_policy`] is called (nothing to add for a single move, a zero weight or a board
+/// without a policy). Empty for `Threat::Defend` when no defence exists (the node is lost).
 pub(crate) fn generate(
     board: &mut Board,
     threat: Threat,
@@ -67,7 +79,17 @@ pub(crate) fn generate(
     memo: &mut PolicyMemo,
 ) {
     generate_by_patterns(board, threat, out);
-    memo.active = out.len() > 1 && add_policy(board, out, policy_weight, memo);
+    let has_policy = board.network().is_some_and(|n| n.has_policy());
+    memo.active = false;
+    memo.pending = (out.len() > 1 && policy_weight != 0 && has_policy).then_some(policy_weight);
+}
+
+/// Adds the policy that [`generate`] left pending to the scores of the node's moves `out`
+/// (in any order; `board` in the node's position) and keeps their logits in `memo`.
+pub(crate) fn read_policy(board: &Board, out: &mut [(Pos, i32)], memo: &mut PolicyMemo) {
+    if let Some(weight) = memo.pending.take() {
+        memo.active = add_policy(board, out, weight, memo);
+    }
 }
 
 /// Adds `weight` ordering units per unit (nat) of the network's policy logit to each move's
@@ -207,6 +229,9 @@ mod tests {
         let (mut moves, mut memo) = (Vec::new(), PolicyMemo::default());
         b.set_network(Some(Arc::new(random_policy_network(Family::Renju, 5))));
         generate(&mut b, Threat::None, 150, &mut moves, &mut memo);
+        assert!(memo.is_pending() && moves.iter().all(|m| memo.gap(m.0).is_none()));
+        read_policy(&b, &mut moves, &mut memo);
+        assert!(!memo.is_pending());
         assert!(moves.iter().all(|m| memo.gap(m.0).is_some_and(|g| g >= 0)));
         assert!(
             moves.iter().any(|m| memo.gap(m.0) == Some(0)),
@@ -218,6 +243,8 @@ mod tests {
             }
             moves.clear();
             generate(&mut b, Threat::None, weight, &mut moves, &mut memo);
+            assert!(!memo.is_pending());
+            read_policy(&b, &mut moves, &mut memo);
             assert!(moves.len() > 1 && moves.iter().all(|m| memo.gap(m.0).is_none()));
         }
     }

@@ -363,6 +363,11 @@ impl<'a> Worker<'a> {
             Err(v) => return v,
         };
         self.order_moves(&mut moves, &info);
+        if !moves.iter().any(|m| m.0 == tt_move) {
+            // The policy orders the first move too; with a table move it waits until that
+            // move has failed to cut the node off (`search_moves`).
+            self.read_policy(ply, &mut moves);
+        }
         let (best, best_move) = self.search_moves(&mut moves, &info, alpha, beta);
         self.move_bufs[ply] = moves;
         if self.stopped {
@@ -440,6 +445,13 @@ impl<'a> Worker<'a> {
         } else {
             0
         })
+    }
+
+    /// Adds the policy pending at `ply` (if any) to the scores of the node's `moves`.
+    fn read_policy(&mut self, ply: usize, moves: &mut [(Pos, i32)]) {
+        if self.policy[ply].is_pending() {
+            movegen::read_policy(&self.board, moves, &mut self.policy[ply]);
+        }
     }
 
     /// Whether a node at `ply` may still be extended: below `extension_cap_pct` % of the

@@ -82,7 +82,14 @@ impl Worker<'_> {
             next_deferred: 0,
             share,
         };
-        while let Some((mv, order, i, may_defer)) = queue.next(moves) {
+        loop {
+            if queue.next == 1 {
+                // The first move did not cut the node off: the rest come in the policy's order.
+                self.read_policy(ply, moves);
+            }
+            let Some((mv, order, i, may_defer)) = queue.next(moves) else {
+                break;
+            };
             let forcing = order >= FORCING_ORDER;
             if best > -MATE_BOUND && prunes_late_moves(info, i, forcing) {
                 queue.skip_rest(moves);
