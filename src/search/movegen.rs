@@ -61,8 +61,8 @@ impl PolicyMemo {
     }
 
     /// The policy is still to be read.
-    #[inline]
-    pub fn is_pending(&self) -> bool {
+    #[cfg(test)]
+    fn is_pending(&self) -> bool {
         self.pending.is_some()
     }
 }

@@ -362,8 +362,7 @@ impl<'a> Worker<'a> {
             Ok(moves) => moves,
             Err(v) => return v,
         };
-        self.order_moves(&mut moves, &info);
-        if !moves.iter().any(|m| m.0 == tt_move) {
+        if !self.order_moves(&mut moves, &info) {
             // The policy orders the first move too; with a table move it waits until that
             // move has failed to cut the node off (`search_moves`).
             self.read_policy(ply, &mut moves);
@@ -449,9 +448,7 @@ impl<'a> Worker<'a> {
 
     /// Adds the policy pending at `ply` (if any) to the scores of the node's `moves`.
     fn read_policy(&mut self, ply: usize, moves: &mut [(Pos, i32)]) {
-        if self.policy[ply].is_pending() {
-            movegen::read_policy(&self.board, moves, &mut self.policy[ply]);
-        }
+        movegen::read_policy(&self.board, moves, &mut self.policy[ply]);
     }
 
     /// Whether a node at `ply` may still be extended: below `extension_cap_pct` % of the

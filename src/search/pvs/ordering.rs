@@ -9,8 +9,10 @@ use super::{NodeInfo, Worker};
 
 impl Worker<'_> {
     /// Adds to the ordering scores of a node's `moves` what the search has learnt: the table
-    /// move above all, the killers, the counter move and the history.
-    pub(super) fn order_moves(&mut self, moves: &mut [(Pos, i32)], info: &NodeInfo) {
+    /// move above all, the killers, the counter move and the history. Whether the table move
+    /// is among the moves.
+    pub(super) fn order_moves(&mut self, moves: &mut [(Pos, i32)], info: &NodeInfo) -> bool {
+        let mut has_tt_move = false;
         let me = info.me;
         let killers = self.hist.killers(info.ply);
         let prev = self.board.last_move().unwrap_or(Pos::NONE);
@@ -18,6 +20,7 @@ impl Worker<'_> {
         for m in moves.iter_mut() {
             if m.0 == info.tt_move {
                 m.1 += TT_MOVE_ORDER;
+                has_tt_move = true;
             } else if m.0 == killers[0] {
                 m.1 += killer_bonus();
             } else if m.0 == killers[1] {
@@ -27,6 +30,7 @@ impl Worker<'_> {
             }
             m.1 += self.hist.score(me, m.0) / history_order_divisor();
         }
+        has_tt_move
     }
 
     /// Teaches the move-ordering memory a searched beta cutoff by `best` after `tried`: at
