@@ -234,11 +234,23 @@ impl NetSet {
     }
 }
 
-/// The networks built into the binary: the files under `src/net/builtin/` (none of a family:
-/// that family plays with the classical evaluation).
+/// The network files built into the binary, under `src/net/builtin/`, with the family each
+/// is for (a family without one plays with the classical evaluation). A unit test checks
+/// that each parses as its family's network.
+const BUILTIN_FILES: &[(Family, &[u8])] =
+    &[(Family::Freestyle, include_bytes!("builtin/freestyle.pnet"))];
+
+/// The networks built into the binary ([`BUILTIN_FILES`]).
 pub fn builtin() -> NetSet {
     static BUILT: OnceLock<NetSet> = OnceLock::new();
-    BUILT.get_or_init(NetSet::default).clone()
+    BUILT
+        .get_or_init(|| {
+            let nets = BUILTIN_FILES.iter().filter_map(|&(family, bytes)| {
+                parse(bytes).ok().filter(|net| net.family == family)
+            });
+            nets.fold(NetSet::default(), |set, net| set.with(Arc::new(net)))
+        })
+        .clone()
 }
 
 fn current_slot() -> &'static RwLock<NetSet> {
@@ -265,6 +277,31 @@ pub fn set_current(set: NetSet) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_built_in_networks_are_a_freestyle_policy_alone() {
+        for &(family, bytes) in BUILTIN_FILES {
+            let net = parse(bytes).expect("a built-in network parses");
+            assert_eq!(net.family, family);
+        }
+        let set = builtin();
+        assert!(
+            set.for_rule(RuleKind::Renju).is_none(),
+            "renju is classical"
+        );
+        for kind in [RuleKind::Standard, RuleKind::Caro] {
+            assert!(set.for_rule(kind).is_none(), "{kind:?} has no network");
+        }
+        let free = set
+            .for_rule(RuleKind::Freestyle)
+            .expect("a freestyle network");
+        assert!(free.has_policy() && !free.has_value());
+        assert!(
+            !free.policy_reads_context(),
+            "read straight from the line keys"
+        );
+        assert_eq!(free.window(), 8);
+    }
 
     #[test]
     fn a_policy_without_context_reads_neither_the_pool_nor_the_heads() {
