@@ -42,8 +42,6 @@ struct NodeInfo {
     static_eval: Score,
     /// The static evaluation rose since the mover's previous turn.
     improving: bool,
-    /// The node is, or its table entry says it was, on a principal variation.
-    tt_pv: bool,
 }
 
 impl NodeInfo {
@@ -345,7 +343,6 @@ impl<'a> Worker<'a> {
             tt_move,
             static_eval,
             improving: ply >= 2 && static_eval > self.evals[ply - 2],
-            tt_pv: pv_node || tte.is_some_and(|h| h.pv),
         };
         if !pv_node && info.quiet() {
             if let Some(v) = self.prune_quiet_node(&info, alpha, beta) {
@@ -385,7 +382,6 @@ impl<'a> Worker<'a> {
             eval: static_eval,
             depth: info.depth,
             bound,
-            pv: info.tt_pv,
         };
         self.sh.tt.store_entry(key, entry);
         best

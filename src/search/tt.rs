@@ -54,8 +54,6 @@ pub struct TtHit {
     pub depth: i32,
     /// Bound type of the value.
     pub bound: Bound,
-    /// The position was on a principal variation when stored (or in an entry it replaced).
-    pub pv: bool,
 }
 
 /// One entry: the key xored with the data, and the data.
@@ -138,7 +136,7 @@ impl Drop for TTable {
 }
 
 // data layout: move u16 | value i16 << 16 | eval i16 << 32 | depth u8 << 48 | bound 2 bits << 56
-// | age 5 bits << 58 | pv 1 bit << 63
+// | age 5 bits << 58 (bit 63 unused)
 /// Ages wrap within this mask (5 bits of the entry).
 const AGE_MASK: u8 = 31;
 
@@ -149,7 +147,6 @@ fn pack(hit: &TtHit, age: u8) -> u64 {
         eval,
         depth,
         bound,
-        pv,
     } = *hit;
     let m = if mv.is_none() {
         0xFFFF
@@ -164,7 +161,6 @@ fn pack(hit: &TtHit, age: u8) -> u64 {
         | d << 48
         | (bound as u64) << 56
         | ((age & AGE_MASK) as u64) << 58
-        | (pv as u64) << 63
 }
 
 fn unpack(data: u64) -> (TtHit, u8) {
@@ -180,7 +176,6 @@ fn unpack(data: u64) -> (TtHit, u8) {
         eval: (data >> 32) as u16 as i16 as Score,
         depth: ((data >> 48) & 0xFF) as i32 - 100,
         bound: Bound::from_bits(data >> 56),
-        pv: data >> 63 != 0,
     };
     (hit, ((data >> 58) as u8) & AGE_MASK)
 }
@@ -407,10 +402,8 @@ impl TTable {
         None
     }
 
-    /// Stores a result for `key`, off any principal variation. A `Pos::NONE` move keeps the
-    /// move already stored.
+    /// Stores a result for `key`. A `Pos::NONE` move keeps the move already stored.
     pub fn store(&self, key: u64, mv: Pos, value: Score, eval: Score, depth: i32, bound: Bound) {
-        let pv = false;
         self.store_entry(
             key,
             TtHit {
@@ -419,7 +412,6 @@ impl TTable {
                 eval,
                 depth,
                 bound,
-                pv,
             },
         );
     }
@@ -559,23 +551,21 @@ mod tests {
         assert_eq!(hit.eval, 123);
         assert_eq!(hit.depth, 7);
         assert_eq!(hit.bound, Bound::Lower);
-        assert!(!hit.pv);
         assert!(tt.probe(0x1234).is_none());
     }
 
     #[test]
-    fn principal_variation_flag_round_trips_beside_every_field_and_age() {
+    fn extreme_fields_round_trip_beside_every_age() {
         let tt = TTable::new(1 << 16);
         for age_steps in 0..40 {
-            for pv in [false, true] {
-                let key = 0xABCD_0000 + age_steps * 2 + pv as u64;
+            for (i, bound) in [Bound::Lower, Bound::Exact].into_iter().enumerate() {
+                let key = 0xABCD_0000 + age_steps * 2 + i as u64;
                 let entry = TtHit {
                     mv: Pos::new(31, 31),
                     value: -32_000,
                     eval: 32_000,
                     depth: 155,
-                    bound: Bound::Exact,
-                    pv,
+                    bound,
                 };
                 tt.store_entry(key, entry);
                 assert_eq!(tt.probe(key), Some(entry));

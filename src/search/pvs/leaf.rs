@@ -36,14 +36,12 @@ impl Worker<'_> {
         let stand = eval::evaluate(&self.board);
         let (v, bound) = self.leaf_value(stand, beta, ply);
         if tte.is_none_or(|h| h.depth <= 0) {
-            // A leaf result keeps the principal-variation flag a deeper visit may have set.
             let entry = TtHit {
                 mv: Pos::NONE,
                 value: value_to_tt(v, ply),
                 eval: stand,
                 depth: 0,
                 bound,
-                pv: tte.is_some_and(|h| h.pv),
             };
             self.sh.tt.store_entry(key, entry);
         }
@@ -185,23 +183,22 @@ mod tests {
     }
 
     #[test]
-    fn a_leaf_store_keeps_the_principal_variation_flag() {
+    fn a_leaf_the_shallow_entry_does_not_settle_is_stored_again() {
         with_worker(QUIET, |w, tt| {
             let key = w.board.hash();
             let stand = eval::evaluate(&w.board);
-            let shallow_pv = TtHit {
+            let shallow = TtHit {
                 mv: Pos::NONE,
                 value: stand - 500,
                 eval: stand,
                 depth: 0,
                 bound: Bound::Upper,
-                pv: true,
             };
-            tt.store_entry(key, shallow_pv);
+            tt.store_entry(key, shallow);
             // The entry does not settle the window, so the leaf is evaluated and stored again.
             assert_eq!(w.leaf(WIDE.0, WIDE.1, 2), stand);
             let h = tt.probe(key).unwrap();
-            assert_eq!((h.value, h.bound, h.pv), (stand, Bound::Exact, true));
+            assert_eq!((h.value, h.depth, h.bound), (stand, 0, Bound::Exact));
         });
     }
 }
