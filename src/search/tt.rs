@@ -156,11 +156,7 @@ fn pack(hit: &TtHit, age: u8) -> u64 {
     let v = (value.clamp(-32_000, 32_000) as i16) as u16 as u64;
     let e = (eval.clamp(-32_000, 32_000) as i16) as u16 as u64;
     let d = (depth.clamp(-100, 155) + 100) as u64;
-    m | v << 16
-        | e << 32
-        | d << 48
-        | (bound as u64) << 56
-        | ((age & AGE_MASK) as u64) << 58
+    m | v << 16 | e << 32 | d << 48 | (bound as u64) << 56 | ((age & AGE_MASK) as u64) << 58
 }
 
 fn unpack(data: u64) -> (TtHit, u8) {
