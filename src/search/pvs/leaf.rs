@@ -6,7 +6,7 @@ use crate::eval;
 
 use super::super::params::{qvcf_depth, qvcf_nodes};
 use super::super::score::{mate_in, value_from_tt, value_to_tt, Score};
-use super::super::tt::{Bound, TtHit};
+use super::super::tt::Bound;
 use super::super::vcf;
 use super::Worker;
 
@@ -36,14 +36,8 @@ impl Worker<'_> {
         let stand = eval::evaluate(&self.board);
         let (v, bound) = self.leaf_value(stand, beta, ply);
         if tte.is_none_or(|h| h.depth <= 0) {
-            let entry = TtHit {
-                mv: Pos::NONE,
-                value: value_to_tt(v, ply),
-                eval: stand,
-                depth: 0,
-                bound,
-            };
-            self.sh.tt.store_entry(key, entry);
+            let value = value_to_tt(v, ply);
+            self.sh.tt.store(key, Pos::NONE, value, stand, 0, bound);
         }
         v
     }
@@ -86,7 +80,7 @@ mod tests {
     use super::super::super::score::MATE_BOUND;
     use super::super::super::smp::InFlight;
     use super::super::super::time::TimeManager;
-    use super::super::super::tt::TTable;
+    use super::super::super::tt::{TTable, TtHit};
     use super::super::Shared;
     use super::*;
     use crate::core::Rule;
