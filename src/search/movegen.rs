@@ -41,18 +41,23 @@ pub(crate) struct PolicyMemo {
     pending: Option<i32>,
 }
 
-impl Default for PolicyMemo {
-    fn default() -> PolicyMemo {
+impl PolicyMemo {
+    /// A memo for searches of `board`: the logit table (4 bytes a cell) is made only when
+    /// the board's network has a policy, so a search without one carries none.
+    pub fn for_board(board: &Board) -> PolicyMemo {
+        let has_policy = board.network().is_some_and(|n| n.has_policy());
         PolicyMemo {
-            logits: vec![0; Pos::COUNT],
+            logits: if has_policy {
+                vec![0; Pos::COUNT]
+            } else {
+                Vec::new()
+            },
             best: 0,
             active: false,
             pending: None,
         }
     }
-}
 
-impl PolicyMemo {
     /// How far (in [`POLICY_ONE`] units) the policy puts move `p` below the node's best move;
     /// `None` when the node's policy was not read.
     #[inline]
@@ -99,6 +104,11 @@ fn add_policy(board: &Board, out: &mut [(Pos, i32)], weight: i32, memo: &mut Pol
     let Some(net) = board.network().filter(|n| weight != 0 && n.has_policy()) else {
         return false;
     };
+    if memo.logits.len() < Pos::COUNT {
+        // A memo made before the network was installed (never in a search: a worker's
+        // memos are made for its board).
+        memo.logits.resize(Pos::COUNT, 0);
+    }
     let channel_weights = net.policy_weights(board.side_to_move().index(), || board.net_pool());
     let mut add = |act: &dyn Fn(Pos) -> [i16; CHANNELS], out: &mut [(Pos, i32)]| {
         let mut best = i32::MIN;
@@ -197,7 +207,7 @@ mod tests {
         let mut changed = 0;
         for weight in [0, 150, 2000] {
             let mut scored = plain.clone();
-            let mut memo = PolicyMemo::default();
+            let mut memo = PolicyMemo::for_board(&b);
             memo.active = add_policy(&b, &mut scored, weight, &mut memo);
             assert_eq!(memo.active, weight != 0);
             let logit = |p| policy_logit(&b.net_activation(p), &weights);
@@ -218,15 +228,23 @@ mod tests {
             &b,
             &mut scored,
             150,
-            &mut PolicyMemo::default()
+            &mut PolicyMemo::for_board(&b)
         ));
         assert_eq!(scored, plain, "no network, no policy");
     }
 
     #[test]
+    fn a_memo_keeps_a_logit_table_only_for_a_board_with_a_policy() {
+        let mut b = setup(Rule::RENJU, "h8 i9 j8", "i8 h9", Color::White);
+        assert_eq!(PolicyMemo::for_board(&b).logits.capacity(), 0);
+        b.set_network(Some(Arc::new(random_policy_network(Family::Renju, 7))));
+        assert_eq!(PolicyMemo::for_board(&b).logits.len(), Pos::COUNT);
+    }
+
+    #[test]
     fn a_node_that_reads_no_policy_leaves_its_memo_inactive() {
         let mut b = setup(Rule::RENJU, "h8 i9 j8", "i8 h9", Color::White);
-        let (mut moves, mut memo) = (Vec::new(), PolicyMemo::default());
+        let (mut moves, mut memo) = (Vec::new(), PolicyMemo::for_board(&b));
         b.set_network(Some(Arc::new(random_policy_network(Family::Renju, 5))));
         generate(&mut b, Threat::None, 150, &mut moves, &mut memo);
         assert!(memo.is_pending() && moves.iter().all(|m| memo.gap(m.0).is_none()));

@@ -138,7 +138,9 @@ impl<'a> Worker<'a> {
             move_bufs: (0..PLY_STACK_LEN)
                 .map(|_| Vec::with_capacity(MOVE_LIST_CAPACITY))
                 .collect(),
-            policy: (0..PLY_STACK_LEN).map(|_| PolicyMemo::default()).collect(),
+            policy: (0..PLY_STACK_LEN)
+                .map(|_| PolicyMemo::for_board(board))
+                .collect(),
             evals: vec![0; PLY_STACK_LEN],
             threatening: vec![false; PLY_STACK_LEN],
             root_depth: 0,
