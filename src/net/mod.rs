@@ -237,8 +237,10 @@ impl NetSet {
 /// The network files built into the binary, under `src/net/builtin/`, with the family each
 /// is for (a family without one plays with the classical evaluation). A unit test checks
 /// that each parses as its family's network.
-const BUILTIN_FILES: &[(Family, &[u8])] =
-    &[(Family::Freestyle, include_bytes!("builtin/freestyle.pnet"))];
+const BUILTIN_FILES: &[(Family, &[u8])] = &[
+    (Family::Renju, include_bytes!("builtin/renju.pnet")),
+    (Family::Freestyle, include_bytes!("builtin/freestyle.pnet")),
+];
 
 /// The networks built into the binary ([`BUILTIN_FILES`]).
 pub fn builtin() -> NetSet {
@@ -279,28 +281,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_built_in_networks_are_a_freestyle_policy_alone() {
+    fn the_built_in_networks_are_renju_and_freestyle_policies_alone() {
         for &(family, bytes) in BUILTIN_FILES {
             let net = parse(bytes).expect("a built-in network parses");
             assert_eq!(net.family, family);
         }
         let set = builtin();
-        assert!(
-            set.for_rule(RuleKind::Renju).is_none(),
-            "renju is classical"
-        );
         for kind in [RuleKind::Standard, RuleKind::Caro] {
             assert!(set.for_rule(kind).is_none(), "{kind:?} has no network");
         }
-        let free = set
-            .for_rule(RuleKind::Freestyle)
-            .expect("a freestyle network");
-        assert!(free.has_policy() && !free.has_value());
-        assert!(
-            !free.policy_reads_context(),
-            "read straight from the line keys"
-        );
-        assert_eq!(free.window(), 8);
+        for kind in [RuleKind::Renju, RuleKind::Freestyle] {
+            let net = set.for_rule(kind).expect("a built-in network");
+            assert!(
+                net.has_policy() && !net.has_value(),
+                "{kind:?}: a policy alone"
+            );
+            assert!(
+                !net.policy_reads_context(),
+                "{kind:?}: read straight from the line keys"
+            );
+            assert_eq!(net.window(), 8, "{kind:?}: the 8-slot window");
+        }
     }
 
     #[test]
