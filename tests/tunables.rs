@@ -192,8 +192,9 @@ fn a_tuning_build_sets_checked_values_through_info() {
 
     // A policy network's gates: its policy changes the tree; a `policy_min_depth` beyond the
     // search's depths, or a `policy_order` of 0, leaves the classical one (its reductions
-    // included).
+    // included). The classical tree is searched with no network at all.
     let renju = pentad::core::Rule::RENJU;
+    pentad::net::set_current(pentad::net::NetSet::default());
     let classical_nodes = search_nodes(renju);
     let sample = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -217,8 +218,11 @@ fn a_tuning_build_sets_checked_values_through_info() {
         search::set_tunable(name, &default).unwrap();
     }
     assert_eq!(search_nodes(renju), policy_nodes);
+    // The built-in renju policy orders the search too.
     pentad::net::set_current(pentad::net::builtin());
-    assert_eq!(search_nodes(renju), classical_nodes);
+    let builtin_nodes = search_nodes(renju);
+    assert_ne!(builtin_nodes, classical_nodes);
+    assert_ne!(builtin_nodes, policy_nodes);
 
     // The evaluation's weights too: the tempo bonus moves the evaluation by as much.
     let default_eval = renju_evaluation();
