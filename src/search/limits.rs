@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use crate::board::Board;
 use crate::core::Pos;
 
+use super::params::RANDOM_CHOICE_MARGIN;
 use super::time::TimeManager;
 
 /// `SearchLimits::strength` of a full-strength search (the scale is 0..=100).
@@ -30,6 +31,10 @@ pub struct SearchLimits {
     pub threads: usize,
     /// When set, choose among near-best moves at random with this seed (game_type 0).
     pub randomize_seed: Option<u64>,
+    /// How far below the best a move chosen at random may score (evaluation units) at full
+    /// strength: [`RANDOM_CHOICE_MARGIN`] for a game against a person; training games use
+    /// more, for variety.
+    pub random_margin: i32,
     /// Moves the search must not play or consider (empty in a normal search).
     pub excluded: Exclusions,
     /// When set, the search records a sample of the leaves it evaluates (training data).
@@ -105,6 +110,7 @@ impl Default for SearchLimits {
             multipv: 1,
             threads: 1,
             randomize_seed: None,
+            random_margin: RANDOM_CHOICE_MARGIN,
             excluded: Exclusions::default(),
             leaf_samples: None,
         }

@@ -197,7 +197,7 @@ pub(crate) fn search(
     let margin = if weak {
         weak_margin
     } else {
-        RANDOM_CHOICE_MARGIN
+        limits.random_margin
     };
     let multipv = limits
         .multipv
@@ -571,6 +571,32 @@ mod tests {
         };
         let (w, _) = run("h8 i9", Rule::FREESTYLE, weak, false);
         assert!(w.depth <= 1);
+    }
+
+    #[test]
+    fn a_wider_random_margin_chooses_among_more_moves() {
+        let chosen = |margin: i32| {
+            let mut moves: Vec<Pos> = (0..24)
+                .map(|seed| {
+                    let lim = SearchLimits {
+                        max_depth: Some(3),
+                        randomize_seed: Some(seed),
+                        random_margin: margin,
+                        ..Default::default()
+                    };
+                    run("h8 i9 h10", Rule::RENJU, lim, false).0.best
+                })
+                .collect();
+            moves.sort_by_key(|p| p.index());
+            moves.dedup();
+            moves.len()
+        };
+        let (exact, wide) = (chosen(0), chosen(10_000));
+        assert!(
+            wide > exact,
+            "{wide} moves with a wide margin, {exact} with none"
+        );
+        assert!(wide <= RANDOM_CHOICE_LINES, "{wide}");
     }
 
     #[test]

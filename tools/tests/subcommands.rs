@@ -140,6 +140,54 @@ fn selfplay_writes_one_line_a_game() {
 }
 
 #[test]
+fn a_wider_random_margin_makes_more_distinct_games() {
+    let dir = scratch("margin");
+    let book = dir.join("one.txt");
+    std::fs::write(&book, "0,0, 0,-1, -2,-2\n").unwrap();
+    let openings = format!("renju={}", path(&book));
+    // Distinct move sequences among 12 games from the one opening with `margin`.
+    let distinct = |margin: &str| {
+        let games = dir.join(format!("m{margin}.txt"));
+        tools(&[
+            "selfplay",
+            "--out",
+            path(&games),
+            "--games",
+            "12",
+            "--nodes",
+            "300",
+            "--threads",
+            "2",
+            "--hash-mb",
+            "1",
+            "--max-plies",
+            "14",
+            "--rules",
+            "renju",
+            "--openings",
+            &openings,
+            "--random-share",
+            "0",
+            "--random-plies",
+            "3",
+            "--random-margin",
+            margin,
+        ]);
+        let text = std::fs::read_to_string(&games).unwrap();
+        let mut lines: Vec<&str> = text.lines().map(|l| l.split(' ').nth(5).unwrap()).collect();
+        lines.sort_unstable();
+        lines.dedup();
+        lines.len()
+    };
+    let (narrow, wide) = (distinct("0"), distinct("400"));
+    assert!(
+        wide > narrow,
+        "{wide} distinct games with margin 400, {narrow} with 0"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn shards_merged_equal_the_unsharded_run() {
     let dir = scratch("shards");
     // A short selfplay run: `games` games of `seed`, shard `shard`, into `out`.
