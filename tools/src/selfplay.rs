@@ -50,12 +50,13 @@ pub struct Args {
     /// Share of the games that start from a random opening even when a file is given.
     #[arg(long, default_value_t = 0.5)]
     pub random_share: f64,
-    /// Plies after the opening chosen at random among near-best moves (variety).
+    /// Plies after the opening chosen at random among near-best moves (variety). They are
+    /// written as part of the game's opening, without scores: they are not searched choices.
     #[arg(long, default_value_t = 4)]
     pub random_plies: usize,
-    /// How far below the best (evaluation units) a random ply's move may score. The engine's
-    /// own margin for a game against a person (12) gives few distinct games from a short
-    /// opening list: from the 26 standard renju openings, 188 distinct games in 12,000.
+    /// How far below the best (evaluation units) a random ply's move may score. The default,
+    /// the engine's own margin for a game against a person, gives few distinct games from a
+    /// short opening list: from the 26 standard renju openings, 188 distinct games in 12,000.
     #[arg(long, default_value_t = pentad::search::params::RANDOM_CHOICE_MARGIN)]
     pub random_margin: i32,
     /// Games played at once (one search thread each).
@@ -255,20 +256,26 @@ fn play_game(plan: &Plan, args: &Args, game: usize, searcher: &mut Searcher) -> 
         }
         _ => random_opening(size, rule, &mut rng)?,
     };
-    let opening: Vec<Pos> = board.history().map(|(p, _)| p).collect();
+    let mut moves: Vec<Pos> = board.history().map(|(p, _)| p).collect();
     searcher.clear_hash();
     let stop = AtomicBool::new(false);
-    let mut moves = opening.clone();
+    // The random plies are written as part of the opening: a move drawn at random is not a
+    // searched choice, and the trainer takes every move after the opening as one.
+    let mut random_left = args.random_plies;
     let mut scores = Vec::new();
     let mut result = GameResult::Draw;
     while moves.len() < args.max_plies && !board.legal_moves().is_empty() {
-        let randomize = scores.len() < args.random_plies;
+        let randomize = random_left > 0;
         let limits = move_limits(args, randomize.then(|| rng.gen()));
         let r = searcher.search(&board, &limits, &stop, &mut |_| {});
         if !board.is_legal(r.best) {
             bail!("game {game}: the search chose an illegal move {}", r.best);
         }
-        scores.push(r.score.clamp(-MATE_BOUND, MATE_BOUND));
+        if randomize {
+            random_left -= 1;
+        } else {
+            scores.push(r.score.clamp(-MATE_BOUND, MATE_BOUND));
+        }
         moves.push(r.best);
         board.make_move(r.best);
         if let Some(winner) = board.last_move_won() {
@@ -286,7 +293,7 @@ fn play_game(plan: &Plan, args: &Args, game: usize, searcher: &mut Searcher) -> 
         width: size,
         height: size,
         result,
-        opening_plies: opening.len(),
+        opening_plies: moves.len() - scores.len(),
         moves,
         scores,
     })

@@ -174,6 +174,17 @@ fn a_wider_random_margin_makes_more_distinct_games() {
             margin,
         ]);
         let text = std::fs::read_to_string(&games).unwrap();
+        // The 3 random plies are written as opening: 6 plies of it, no score for them.
+        for line in text.lines() {
+            let fields: Vec<&str> = line.split(' ').collect();
+            assert_eq!(fields[4], "6", "{line}");
+            let moves = fields[5].split(',').count();
+            let scores = match fields[6] {
+                "-" => 0,
+                s => s.split(',').count(),
+            };
+            assert_eq!(moves, 6 + scores, "{line}");
+        }
         let mut lines: Vec<&str> = text.lines().map(|l| l.split(' ').nth(5).unwrap()).collect();
         lines.sort_unstable();
         lines.dedup();
