@@ -34,7 +34,8 @@ pub struct Args {
     /// Iterations of the whole run (those in the state file count).
     #[arg(long, default_value_t = 200)]
     pub iterations: usize,
-    /// Game pairs (both colours of one opening) per iteration.
+    /// Game pairs (both colours of one opening) per iteration. The openings are taken in
+    /// file order, wrapping round: iteration k starts at opening k × pairs.
     #[arg(long, default_value_t = 2)]
     pub pairs: usize,
     /// Rule (pentad-arena name).
@@ -58,7 +59,7 @@ pub struct Args {
     /// The state file: one JSON line per iteration; a rerun goes on from its last line.
     #[arg(long)]
     pub out: String,
-    /// Seed of the perturbations and of the opening order.
+    /// Seed of the perturbations (the opening order is the file's, see `--pairs`).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The learning rate at the end of the run, as in the tunables listing.
