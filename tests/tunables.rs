@@ -210,8 +210,11 @@ fn a_tuning_build_sets_checked_values_through_info() {
     assert_eq!(search_nodes(renju), classical_nodes);
     search::set_tunable("policy_order", "150").unwrap();
     assert_eq!(search_nodes(renju), policy_nodes);
-    // The policy's reductions: another slope or pivot, another tree.
-    for (name, other) in [("policy_lmr", "120"), ("policy_lmr_pivot", "50")] {
+    // The policy's reductions (renju's own copies): another slope or pivot, another tree.
+    for (name, other) in [
+        ("policy_lmr_renju", "120"),
+        ("policy_lmr_pivot_renju", "50"),
+    ] {
         let default = tunable_value(name).unwrap().to_string();
         search::set_tunable(name, other).unwrap();
         assert_ne!(search_nodes(renju), policy_nodes, "{name} {other}");
@@ -223,6 +226,31 @@ fn a_tuning_build_sets_checked_values_through_info() {
     let builtin_nodes = search_nodes(renju);
     assert_ne!(builtin_nodes, classical_nodes);
     assert_ne!(builtin_nodes, policy_nodes);
+
+    // Renju's own copies: each changes the renju tree and leaves the other rules' alone; the
+    // shared value does the opposite.
+    let free = pentad::core::Rule::FREESTYLE;
+    let free_nodes = fixed_search_nodes();
+    for (name, other) in [
+        ("razor_margin", "400"),
+        ("lmr_log_div", "300"),
+        ("policy_lmr", "120"),
+        ("policy_lmr_pivot", "50"),
+        ("defend_extension", "0"),
+        ("block_extension", "0"),
+        ("continued_attack_reduction", "0"),
+    ] {
+        for (rule_name, changed) in [(format!("{name}_renju"), renju), (name.to_string(), free)] {
+            let default = tunable_value(&rule_name).unwrap().to_string();
+            search::set_tunable(&rule_name, other).unwrap();
+            let (renju_now, free_now) = (search_nodes(renju), fixed_search_nodes());
+            search::set_tunable(&rule_name, &default).unwrap();
+            let (renju_moved, free_moved) = (renju_now != builtin_nodes, free_now != free_nodes);
+            let expected = (changed == renju, changed == free);
+            assert_eq!((renju_moved, free_moved), expected, "{rule_name} {other}");
+        }
+    }
+    assert_eq!(search_nodes(renju), builtin_nodes);
 
     // The evaluation's weights too: the tempo bonus moves the evaluation by as much.
     let default_eval = renju_evaluation();

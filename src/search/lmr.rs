@@ -1,8 +1,7 @@
 //! Late-move reductions: the base reduction by remaining depth and move index, tabulated once
 //! per search thread so the node loop reads a number instead of taking logarithms.
 
-use super::params::{lmr_log_div, lmr_log_div_renju, ONE_PLY};
-use crate::core::RuleKind;
+use super::params::ONE_PLY;
 
 /// Depths and move indices past this share the last row or column of the table.
 const TABLE_LEN: usize = 64;
@@ -11,13 +10,9 @@ const TABLE_LEN: usize = 64;
 pub(crate) struct Reductions(Box<[[i32; TABLE_LEN]; TABLE_LEN]>);
 
 impl Reductions {
-    /// The table for the current tunables: `ln(depth) * ln(i + 1) * 100 / lmr_log_div` plies,
-    /// in fractions of a ply. Renju reads `lmr_log_div_renju` for `lmr_log_div`.
-    pub fn new(rule: RuleKind) -> Reductions {
-        let log_div = match rule {
-            RuleKind::Renju => lmr_log_div_renju(),
-            _ => lmr_log_div(),
-        };
+    /// The table for divisor `log_div` (> 0, the rule's `lmr_log_div`):
+    /// `ln(depth) * ln(i + 1) * 100 / log_div` plies, in fractions of a ply.
+    pub fn new(log_div: i32) -> Reductions {
         let mut table = Box::new([[0; TABLE_LEN]; TABLE_LEN]);
         for (depth, row) in table.iter_mut().enumerate() {
             for (i, cell) in row.iter_mut().enumerate() {
@@ -45,14 +40,18 @@ fn base_reduction(depth: i32, i: usize, log_div: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::RuleKind;
+    use crate::search::params::RuleTunables;
+
+    /// The table a search under `rule` uses.
+    fn table_of(rule: RuleKind) -> Reductions {
+        Reductions::new(RuleTunables::for_rule(rule).lmr_log_div)
+    }
 
     #[test]
     fn table_matches_the_formula_and_clamps_large_indices() {
-        for (rule, log_div) in [
-            (RuleKind::Freestyle, lmr_log_div()),
-            (RuleKind::Renju, lmr_log_div_renju()),
-        ] {
-            let r = Reductions::new(rule);
+        for log_div in [100, 192, 10, 600] {
+            let r = Reductions::new(log_div);
             for depth in 1..TABLE_LEN as i32 {
                 for i in 0..TABLE_LEN {
                     let expected = base_reduction(depth, i, log_div).max(0);
@@ -66,7 +65,7 @@ mod tests {
     #[test]
     fn reductions_grow_with_depth_and_move_index() {
         for rule in [RuleKind::Freestyle, RuleKind::Renju] {
-            let r = Reductions::new(rule);
+            let r = table_of(rule);
             assert!(r.get(3, 3) >= ONE_PLY / 2);
             for depth in 2..TABLE_LEN as i32 {
                 for i in 1..TABLE_LEN {
@@ -79,10 +78,7 @@ mod tests {
 
     #[test]
     fn renju_reduces_less_than_freestyle_by_default() {
-        let (free, renju) = (
-            Reductions::new(RuleKind::Freestyle),
-            Reductions::new(RuleKind::Renju),
-        );
+        let (free, renju) = (table_of(RuleKind::Freestyle), table_of(RuleKind::Renju));
         assert!(renju.get(10, 10) < free.get(10, 10));
         assert_eq!(renju.get(1, 0), 0);
     }

@@ -8,6 +8,7 @@
 use std::sync::LazyLock;
 
 use crate::core::tunable::{tunables, TunableSpec, TuneError};
+use crate::core::RuleKind;
 use crate::eval::tuning as eval_tuning;
 
 // ---------------------------------------------------------------- structural limits
@@ -99,8 +100,10 @@ tunables! {
     /// Razoring applies at this remaining depth and below (0: never).
     razor_depth: i32 = 2, 0..=6, step 1;
     /// Razoring margin per remaining ply: an eval this far below alpha drops into
-    /// quiescence.
+    /// quiescence; every rule but renju.
     razor_margin: i32 = 160, 20..=600, step 20;
+    /// `razor_margin` in renju.
+    razor_margin_renju: i32 = 160, 20..=600, step 20;
     /// Late-move reductions apply from this remaining depth (at least 2, so that a reduced
     /// search keeps a ply).
     lmr_min_depth: i32 = 2, 2..=10, step 1;
@@ -147,10 +150,16 @@ tunables! {
     /// The policy orders the moves of nodes with at least this remaining depth (plies).
     policy_min_depth: i32 = 2, 1..=10, step 1;
     /// Late-move reduction (`ONE_PLY` units) per nat that the policy puts a move below the
-    /// node's best move, past `policy_lmr_pivot` (0: the policy does not reduce).
+    /// node's best move, past `policy_lmr_pivot` (0: the policy does not reduce); every
+    /// rule but renju.
     policy_lmr: i32 = 50, 0..=200, step 10;
-    /// The policy gap (hundredths of a nat) below which a late move is reduced less.
+    /// `policy_lmr` in renju.
+    policy_lmr_renju: i32 = 50, 0..=200, step 10;
+    /// The policy gap (hundredths of a nat) below which a late move is reduced less; every
+    /// rule but renju.
     policy_lmr_pivot: i32 = 200, 0..=1000, step 25;
+    /// `policy_lmr_pivot` in renju.
+    policy_lmr_pivot_renju: i32 = 200, 0..=1000, step 25;
     /// History scores saturate towards this magnitude.
     history_max: i32 = 16_384, 1_024..=65_536, step 1_024;
     /// Largest history change of one cutoff (the change is depth squared, capped by this).
@@ -159,17 +168,24 @@ tunables! {
     /// less from this remaining depth (0: off).
     iir_min_depth: i32 = 6, 0..=12, step 1;
     /// Depth (`ONE_PLY` units) added to a node that must answer the opponent's open three
-    /// (0: none).
+    /// (0: none); every rule but renju.
     defend_extension: i32 = 100, 0..=200, step 10;
+    /// `defend_extension` in renju.
+    defend_extension_renju: i32 = 100, 0..=200, step 10;
     /// Depth (`ONE_PLY` units) added to the forced block of the opponent's four (0: the
-    /// block costs a ply).
+    /// block costs a ply); every rule but renju.
     block_extension: i32 = 130, 0..=200, step 10;
+    /// `block_extension` in renju.
+    block_extension_renju: i32 = 130, 0..=200, step 10;
     /// The block and defend extensions apply at plies below this percentage of the
     /// iteration's depth (a cap that keeps forcing lines from growing without end).
     extension_cap_pct: i32 = 200, 50..=800, step 10;
     /// Late-move reduction (`ONE_PLY` units) taken off a move that makes an open three or
-    /// better when the mover's move two plies before did too (a continued attack; 0: none).
+    /// better when the mover's move two plies before did too (a continued attack; 0: none);
+    /// every rule but renju.
     continued_attack_reduction: i32 = 53, 0..=200, step 10;
+    /// `continued_attack_reduction` in renju.
+    continued_attack_reduction_renju: i32 = 53, 0..=200, step 10;
     /// Most attacker fours in a VCF at a search leaf.
     qvcf_depth: i32 = 6, 1..=20, step 1;
     /// Node budget of one leaf VCF.
@@ -196,6 +212,56 @@ tunables! {
     root_vcf_time_pct: u64 = 20, 5..=60, step 5;
     /// Time: the helper thread's VCT stops at this share (percent) of the maximum.
     helper_vct_time_pct: u64 = 80, 10..=100, step 5;
+}
+
+/// The tunables that renju keeps apart from the other rules, read once when a search thread
+/// starts: renju's `_renju` copies, or the shared values for every other rule. Renju's
+/// forbidden points change which threats exist and how long its games run, so its margins,
+/// extensions and reductions were tuned on their own (`docs/experiments.md`, *Search: the
+/// parameters tuned together*).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleTunables {
+    /// See `razor_margin`.
+    pub razor_margin: i32,
+    /// See `lmr_log_div`.
+    pub lmr_log_div: i32,
+    /// See `policy_lmr`.
+    pub policy_lmr: i32,
+    /// See `policy_lmr_pivot`.
+    pub policy_lmr_pivot: i32,
+    /// See `defend_extension`.
+    pub defend_extension: i32,
+    /// See `block_extension`.
+    pub block_extension: i32,
+    /// See `continued_attack_reduction`.
+    pub continued_attack_reduction: i32,
+}
+
+impl RuleTunables {
+    /// The current values for a search under `rule`.
+    pub fn for_rule(rule: RuleKind) -> RuleTunables {
+        if rule == RuleKind::Renju {
+            RuleTunables {
+                razor_margin: razor_margin_renju(),
+                lmr_log_div: lmr_log_div_renju(),
+                policy_lmr: policy_lmr_renju(),
+                policy_lmr_pivot: policy_lmr_pivot_renju(),
+                defend_extension: defend_extension_renju(),
+                block_extension: block_extension_renju(),
+                continued_attack_reduction: continued_attack_reduction_renju(),
+            }
+        } else {
+            RuleTunables {
+                razor_margin: razor_margin(),
+                lmr_log_div: lmr_log_div(),
+                policy_lmr: policy_lmr(),
+                policy_lmr_pivot: policy_lmr_pivot(),
+                defend_extension: defend_extension(),
+                block_extension: block_extension(),
+                continued_attack_reduction: continued_attack_reduction(),
+            }
+        }
+    }
 }
 
 /// Every tunable: name, kind, default, range and SPSA step, in table order (the search's,
@@ -227,6 +293,26 @@ pub fn set_tunable(name: &str, value: &str) -> Result<(), TuneError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn renju_reads_its_own_copies_and_every_other_rule_the_shared_values() {
+        let renju = RuleTunables::for_rule(RuleKind::Renju);
+        assert_eq!(renju.razor_margin, razor_margin_renju());
+        assert_eq!(renju.lmr_log_div, lmr_log_div_renju());
+        assert_eq!(renju.policy_lmr_pivot, policy_lmr_pivot_renju());
+        assert_eq!(
+            renju.continued_attack_reduction,
+            continued_attack_reduction_renju()
+        );
+        for rule in [RuleKind::Freestyle, RuleKind::Standard, RuleKind::Caro] {
+            let shared = RuleTunables::for_rule(rule);
+            assert_eq!(shared.razor_margin, razor_margin());
+            assert_eq!(shared.lmr_log_div, lmr_log_div());
+            assert_eq!(shared.policy_lmr, policy_lmr());
+            assert_eq!(shared.block_extension, block_extension());
+            assert_eq!(shared.defend_extension, defend_extension());
+        }
+    }
 
     #[test]
     fn plies_round_depth_units_to_the_nearest_ply() {

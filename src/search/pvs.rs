@@ -100,6 +100,8 @@ pub(crate) struct Worker<'a> {
     next_poll: u64,
     pub seldepth: usize,
     pub hist: History,
+    /// The tunables of the board's rule.
+    tuned: RuleTunables,
     reductions: Reductions,
     pub stopped: bool,
     pv: Vec<Vec<Pos>>,
@@ -121,6 +123,7 @@ pub(crate) struct Worker<'a> {
 impl<'a> Worker<'a> {
     /// A worker searching a copy of `board`.
     pub fn new(id: usize, sh: &'a Shared<'a>, board: &Board) -> Worker<'a> {
+        let tuned = RuleTunables::for_rule(board.rule().kind);
         Worker {
             id,
             sh,
@@ -130,7 +133,8 @@ impl<'a> Worker<'a> {
             next_poll: POLL_INTERVAL,
             seldepth: 0,
             hist: History::default(),
-            reductions: Reductions::new(board.rule().kind),
+            tuned,
+            reductions: Reductions::new(tuned.lmr_log_div),
             stopped: false,
             pv: (0..PLY_STACK_LEN)
                 .map(|_| Vec::with_capacity(MAX_PLY))
@@ -225,7 +229,7 @@ impl<'a> Worker<'a> {
                     depth: depth as u32,
                 });
             }
-            self.threatening[0] = continued_attack_reduction() > 0
+            self.threatening[0] = self.tuned.continued_attack_reduction > 0
                 && self.board.pattern4(mv, self.board.side_to_move()) >= Pattern4::Flex3;
             self.board.make_move(mv);
             self.pv[1].clear();
@@ -465,9 +469,9 @@ impl<'a> Worker<'a> {
         Ok(match threat {
             Threat::Win(n) => return Err(mate_in(ply + n as usize)),
             Threat::Loss(n) => return Err(mated_in(ply + n as usize)),
-            Threat::Block(_) if extend => (depth + block_extension()).max(ONE_PLY),
+            Threat::Block(_) if extend => (depth + self.tuned.block_extension).max(ONE_PLY),
             Threat::Block(_) => depth.max(ONE_PLY),
-            Threat::Defend if extend => depth + defend_extension(),
+            Threat::Defend if extend => depth + self.tuned.defend_extension,
             _ => depth,
         })
     }

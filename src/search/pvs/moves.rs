@@ -95,7 +95,7 @@ impl Worker<'_> {
                 queue.skip_rest(moves);
                 continue;
             }
-            let threatening = continued_attack_reduction() > 0
+            let threatening = self.tuned.continued_attack_reduction > 0
                 && self.board.pattern4(mv, info.me) >= Pattern4::Flex3;
             self.threatening[ply] = threatening;
             self.board.make_move(mv);
@@ -200,10 +200,10 @@ impl Worker<'_> {
             r += lmr_not_improving();
         }
         if threatening && info.ply >= 2 && self.threatening[info.ply - 2] {
-            r -= continued_attack_reduction();
+            r -= self.tuned.continued_attack_reduction;
         }
         if let Some(gap) = self.policy[info.ply].gap(mv) {
-            r += policy_reduction(gap);
+            r += policy_reduction(gap, &self.tuned);
         }
         r.min(new_depth - ONE_PLY).max(0)
     }
@@ -211,10 +211,11 @@ impl Worker<'_> {
 
 /// The reduction (`ONE_PLY` units) added to a late move that the policy puts `gap` below the
 /// node's best move ([`crate::net::POLICY_ONE`] = 1 nat): `policy_lmr` per nat past
-/// `policy_lmr_pivot` hundredths of a nat (less, before it), within a ply less and two more.
-fn policy_reduction(gap: i32) -> i32 {
-    let past = i64::from(gap) - i64::from(policy_lmr_pivot()) * i64::from(POLICY_ONE) / 100;
-    let r = past * i64::from(policy_lmr()) / i64::from(POLICY_ONE);
+/// `policy_lmr_pivot` hundredths of a nat (less, before it), within a ply less and two more;
+/// both from `tuned`, the rule's values.
+fn policy_reduction(gap: i32, tuned: &RuleTunables) -> i32 {
+    let past = i64::from(gap) - i64::from(tuned.policy_lmr_pivot) * i64::from(POLICY_ONE) / 100;
+    let r = past * i64::from(tuned.policy_lmr) / i64::from(POLICY_ONE);
     r.clamp(-i64::from(ONE_PLY), 2 * i64::from(ONE_PLY)) as i32
 }
 
@@ -246,31 +247,36 @@ fn prunes_late_moves(info: &NodeInfo, i: usize, forcing: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::RuleKind;
 
     #[test]
     fn the_policy_reduces_moves_below_its_pivot_less_and_the_rest_more_within_bounds() {
         let nat = i64::from(POLICY_ONE);
-        let pivot = i64::from(policy_lmr_pivot()) * nat / 100;
-        assert_eq!(policy_reduction(pivot as i32), 0);
-        let mut last = i32::MIN;
-        for hundredths in 0..2000 {
-            let gap = (i64::from(hundredths) * nat / 100) as i32;
-            let r = policy_reduction(gap);
-            let exact = (i64::from(gap) - pivot) * i64::from(policy_lmr()) / nat;
-            let bounds = (-i64::from(ONE_PLY), 2 * i64::from(ONE_PLY));
-            assert_eq!(
-                i64::from(r),
-                exact.clamp(bounds.0, bounds.1),
-                "{hundredths}"
-            );
-            assert!(r >= last);
-            last = r;
+        for rule in [RuleKind::Freestyle, RuleKind::Renju] {
+            let tuned = RuleTunables::for_rule(rule);
+            let pivot = i64::from(tuned.policy_lmr_pivot) * nat / 100;
+            assert_eq!(policy_reduction(pivot as i32, &tuned), 0);
+            let mut last = i32::MIN;
+            for hundredths in 0..2000 {
+                let gap = (i64::from(hundredths) * nat / 100) as i32;
+                let r = policy_reduction(gap, &tuned);
+                let exact = (i64::from(gap) - pivot) * i64::from(tuned.policy_lmr) / nat;
+                let bounds = (-i64::from(ONE_PLY), 2 * i64::from(ONE_PLY));
+                assert_eq!(
+                    i64::from(r),
+                    exact.clamp(bounds.0, bounds.1),
+                    "{rule:?} {hundredths}"
+                );
+                assert!(r >= last);
+                last = r;
+            }
+            let most = if tuned.policy_lmr > 0 { 2 * ONE_PLY } else { 0 };
+            assert_eq!(policy_reduction(i32::MAX, &tuned), most);
         }
-        let most = if policy_lmr() > 0 { 2 * ONE_PLY } else { 0 };
-        assert_eq!(policy_reduction(i32::MAX), most);
-        // At the defaults (50 a nat past 2 nats): the best move a ply less, 4 nats below a ply
-        // more, 10 nats below the cap of two.
-        let nats = |n: i32| policy_reduction(n * POLICY_ONE);
+        // At freestyle's defaults (50 a nat past 2 nats): the best move a ply less, 4 nats
+        // below a ply more, 10 nats below the cap of two.
+        let tuned = RuleTunables::for_rule(RuleKind::Freestyle);
+        let nats = |n: i32| policy_reduction(n * POLICY_ONE, &tuned);
         assert_eq!(
             [nats(0), nats(2), nats(3), nats(4), nats(10)],
             [-100, 0, 50, 100, 200]

@@ -40,7 +40,7 @@ impl Worker<'_> {
         if beta.abs() >= MATE_BOUND {
             return None;
         }
-        if depth <= razor_depth() && static_eval + razor_margin() * depth < alpha {
+        if depth <= razor_depth() && static_eval + self.tuned.razor_margin * depth < alpha {
             let v = self.quiesce(beta, ply);
             if v < alpha {
                 return Some(v);
