@@ -295,26 +295,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn renju_reads_its_own_copies_and_every_other_rule_the_shared_values() {
-        let renju = RuleTunables::for_rule(RuleKind::Renju);
-        assert_eq!(renju.razor_margin, razor_margin_renju());
-        assert_eq!(renju.lmr_log_div, lmr_log_div_renju());
-        assert_eq!(renju.policy_lmr_pivot, policy_lmr_pivot_renju());
-        assert_eq!(
-            renju.continued_attack_reduction,
-            continued_attack_reduction_renju()
-        );
-        for rule in [RuleKind::Freestyle, RuleKind::Standard, RuleKind::Caro] {
-            let shared = RuleTunables::for_rule(rule);
-            assert_eq!(shared.razor_margin, razor_margin());
-            assert_eq!(shared.lmr_log_div, lmr_log_div());
-            assert_eq!(shared.policy_lmr, policy_lmr());
-            assert_eq!(shared.block_extension, block_extension());
-            assert_eq!(shared.defend_extension, defend_extension());
-        }
-    }
-
-    #[test]
     fn plies_round_depth_units_to_the_nearest_ply() {
         assert_eq!(plies(0), 0);
         assert_eq!(plies(ONE_PLY / 2 - 1), 0);
