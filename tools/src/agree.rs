@@ -86,6 +86,8 @@ pub struct Args {
     /// compared position by position (their difference is far surer than either figure).
     #[arg(long)]
     pub record: Option<String>,
+    #[command(flatten)]
+    pub tune: crate::tune::TuneArgs,
 }
 
 /// One drawn position: the stones of game `game` before its move `ply`.
@@ -348,6 +350,7 @@ pub fn agreement_line(hits: usize, total: usize) -> String {
 }
 
 pub fn run(args: &Args) -> Result<()> {
+    args.tune.apply()?;
     let games = games_file::read(&args.games)?;
     let drawn = draw(
         &games,

@@ -30,6 +30,8 @@ pub struct Args {
     /// Node budget of each search.
     #[arg(long, default_value_t = 2_000_000)]
     pub nodes: u64,
+    #[command(flatten)]
+    pub tune: crate::tune::TuneArgs,
 }
 
 /// `h8`-notation points separated by spaces.
@@ -53,6 +55,7 @@ fn describe(r: &SearchResult) -> String {
 
 /// Runs `pentad-tools analyse`.
 pub fn run(args: &Args) -> Result<()> {
+    args.tune.apply()?;
     let rule = Rule::from_name(&args.rule).ok_or_else(|| anyhow!("unknown rule {}", args.rule))?;
     let mut board = Board::new(args.size, args.size, rule).map_err(|e| anyhow!("{e}"))?;
     for p in points(&args.moves)? {

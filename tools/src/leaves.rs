@@ -71,6 +71,8 @@ pub struct Args {
     /// search with that network reaches (the next round of a network's data).
     #[arg(long)]
     pub net: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub tune: crate::tune::TuneArgs,
 }
 
 /// What one run samples and how it scores the sample.
@@ -196,6 +198,7 @@ const CHUNK_GAMES: usize = 16;
 const DONE_MARK: &str = "# leaves done for game ";
 
 pub fn run(args: &Args) -> Result<()> {
+    args.tune.apply()?;
     if let Some(path) = &args.net {
         pentad::net::load_file(path)?;
     }
@@ -358,6 +361,7 @@ mod tests {
             threads: 2,
             seed: 5,
             net: None,
+            tune: Default::default(),
         };
         run(&args(None)).unwrap();
         let whole = std::fs::read_to_string(&out).unwrap();

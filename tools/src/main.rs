@@ -23,6 +23,7 @@ mod tactics;
 mod timing;
 mod train_eval;
 mod train_order;
+mod tune;
 mod vct;
 
 use clap::{Parser, Subcommand};

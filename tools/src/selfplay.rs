@@ -77,6 +77,8 @@ pub struct Args {
     /// exactly the games of one unsharded run; `merge-games` joins them.
     #[arg(long, value_parser = parse_shard, default_value = "0/1")]
     pub shard: Shard,
+    #[command(flatten)]
+    pub tune: crate::tune::TuneArgs,
 }
 
 /// One part of a sharded run: the games `g` with `g % count == index`.
@@ -126,6 +128,7 @@ struct Plan {
 }
 
 pub fn run(args: &Args) -> Result<()> {
+    args.tune.apply()?;
     let plan = plan(args)?;
     let done = games_file::prepare_for_append(&args.out)?;
     let pending: Vec<usize> = (0..args.games)

@@ -500,6 +500,48 @@ fn analyse_searches_a_position_and_replies() {
     assert_eq!(out.matches("after ").count(), 2, "{out}");
 }
 
+/// Runs `pentad-tools args...`, which must fail; returns its stderr.
+fn tools_failing(args: &[&str]) -> String {
+    let out = Command::new(TOOLS).args(args).output().unwrap();
+    assert!(!out.status.success(), "pentad-tools {args:?} succeeded");
+    String::from_utf8(out.stderr).unwrap()
+}
+
+#[test]
+fn a_tune_option_is_checked_before_anything_is_searched() {
+    let unknown = tools_failing(&["analyse", "--moves", "h8", "--tune", "no_such_knob=1"]);
+    assert!(unknown.contains("no such tunable"), "{unknown}");
+    let malformed = tools_failing(&["analyse", "--moves", "h8", "--tune", "qvcf_depth"]);
+    assert!(malformed.contains("NAME=VALUE"), "{malformed}");
+    let out_of_range = tools_failing(&["analyse", "--moves", "h8", "--tune", "qvcf_depth=99"]);
+    assert!(out_of_range.contains("outside"), "{out_of_range}");
+}
+
+#[cfg(not(feature = "tune"))]
+#[test]
+fn a_normal_build_refuses_to_tune() {
+    let err = tools_failing(&["analyse", "--moves", "h8", "--tune", "qvcf_depth=8"]);
+    assert!(err.contains("--features tune"), "{err}");
+}
+
+/// In a `tune` build (CI's checked-profile step) `--tune` changes the search: a tighter
+/// extension cap searches a different tree from the same position, and setting a value
+/// to its default changes nothing.
+#[cfg(feature = "tune")]
+#[test]
+fn a_tune_build_searches_with_the_values_given() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["analyse", "--rule", "renju", "--nodes", "20000"];
+        args.extend(["--moves", "h8 i9 h9 h10 g8 i8 g9"]);
+        args.extend(extra);
+        tools(&args)
+    };
+    let default = run(&[]);
+    assert_eq!(run(&["--tune", "extension_cap_pct=200"]), default);
+    let capped = run(&["--tune", "extension_cap_pct=50", "--tune", "qvcf_depth=2"]);
+    assert_ne!(capped, default, "the tunables changed nothing:\n{default}");
+}
+
 #[test]
 fn board_speed_runs_a_fixed_workload() {
     let out = tools(&["board-speed", "--rounds", "1"]);
