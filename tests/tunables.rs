@@ -239,6 +239,7 @@ fn a_tuning_build_sets_checked_values_through_info() {
         ("defend_extension", "0"),
         ("block_extension", "0"),
         ("continued_attack_reduction", "0"),
+        ("extension_cap_pct", "60"),
     ] {
         for (rule_name, changed) in [(format!("{name}_renju"), renju), (name.to_string(), free)] {
             let default = tunable_value(&rule_name).unwrap().to_string();

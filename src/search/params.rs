@@ -178,8 +178,11 @@ tunables! {
     /// `block_extension` in renju.
     block_extension_renju: i32 = 130, 0..=200, step 10;
     /// The block and defend extensions apply at plies below this percentage of the
-    /// iteration's depth (a cap that keeps forcing lines from growing without end).
-    extension_cap_pct: i32 = 200, 50..=800, step 10;
+    /// iteration's depth (a cap that keeps forcing lines from growing without end); every
+    /// rule but renju.
+    extension_cap_pct: i32 = 150, 50..=800, step 10;
+    /// `extension_cap_pct` in renju.
+    extension_cap_pct_renju: i32 = 200, 50..=800, step 10;
     /// Late-move reduction (`ONE_PLY` units) taken off a move that makes an open three or
     /// better when the mover's move two plies before did too (a continued attack; 0: none);
     /// every rule but renju.
@@ -235,6 +238,8 @@ pub struct RuleTunables {
     pub block_extension: i32,
     /// See `continued_attack_reduction`.
     pub continued_attack_reduction: i32,
+    /// See `extension_cap_pct`.
+    pub extension_cap_pct: i32,
 }
 
 impl RuleTunables {
@@ -249,6 +254,7 @@ impl RuleTunables {
                 defend_extension: defend_extension_renju(),
                 block_extension: block_extension_renju(),
                 continued_attack_reduction: continued_attack_reduction_renju(),
+                extension_cap_pct: extension_cap_pct_renju(),
             }
         } else {
             RuleTunables {
@@ -259,6 +265,7 @@ impl RuleTunables {
                 defend_extension: defend_extension(),
                 block_extension: block_extension(),
                 continued_attack_reduction: continued_attack_reduction(),
+                extension_cap_pct: extension_cap_pct(),
             }
         }
     }

@@ -456,7 +456,7 @@ impl<'a> Worker<'a> {
     /// Whether a node at `ply` may still be extended: below `extension_cap_pct` % of the
     /// iteration's depth.
     fn may_extend(&self, ply: usize) -> bool {
-        (ply as i32) * 100 < extension_cap_pct() * self.root_depth
+        (ply as i32) * 100 < self.tuned.extension_cap_pct * self.root_depth
     }
 
     /// The depth a node searches to ([`ONE_PLY`] units), given the threat on its board (`Err`

@@ -537,8 +537,13 @@ fn a_tune_build_searches_with_the_values_given() {
         tools(&args)
     };
     let default = run(&[]);
-    assert_eq!(run(&["--tune", "extension_cap_pct=200"]), default);
-    let capped = run(&["--tune", "extension_cap_pct=50", "--tune", "qvcf_depth=2"]);
+    assert_eq!(run(&["--tune", "extension_cap_pct_renju=200"]), default);
+    let capped = run(&[
+        "--tune",
+        "extension_cap_pct_renju=50",
+        "--tune",
+        "qvcf_depth=2",
+    ]);
     assert_ne!(capped, default, "the tunables changed nothing:\n{default}");
 }
 
