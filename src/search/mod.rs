@@ -143,6 +143,10 @@ impl Searcher {
         limits: &SearchLimits,
         stop: &AtomicBool,
     ) -> SearchResult {
+        // Prepared here as in `search_observed`: a caller's bare board would otherwise be
+        // searched without the learned tables and the network.
+        let mut board = board.clone();
+        crate::eval::prepare(&mut board);
         let tt = match &mut self.scratch {
             Some(tt) => {
                 tt.clear();
@@ -152,7 +156,7 @@ impl Searcher {
                 .scratch
                 .insert(tt::TTable::with_cheap_clear(SCRATCH_HASH_BYTES)),
         };
-        root::search(tt, board, limits, stop, &mut |_| {}, &no_root_events)
+        root::search(tt, &board, limits, stop, &mut |_| {}, &no_root_events)
     }
 
     /// Frees the table of [`Searcher::search_from_scratch`].
@@ -174,4 +178,43 @@ pub fn ordered_moves(board: &Board) -> Vec<(Pos, i32)> {
 /// [`Board::simple_move`].
 pub fn pick_simple_move(board: &Board) -> Pos {
     board.simple_move()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Color, Pos, Rule};
+
+    /// A bare board (no learned tables, no network installed) searches as a prepared one:
+    /// Swap2's probes and the tools hand their boards over unprepared.
+    #[test]
+    fn a_scratch_search_prepares_the_board_itself() {
+        for rule in [Rule::FREESTYLE, Rule::RENJU] {
+            let mut bare = Board::new(15, 15, rule).unwrap();
+            for (i, s) in ["h8", "i9", "j10", "h9"].iter().enumerate() {
+                let c = if i % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                bare.make_move_as(Pos::from_human(s).unwrap(), c);
+            }
+            let mut prepared = bare.clone();
+            crate::eval::prepare(&mut prepared);
+            let limits = SearchLimits {
+                max_nodes: Some(20_000),
+                threads: 1,
+                ..SearchLimits::default()
+            };
+            let stop = AtomicBool::new(false);
+            let mut s = Searcher::new(1 << 20);
+            let a = s.search_from_scratch(&bare, &limits, &stop);
+            let b = s.search_from_scratch(&prepared, &limits, &stop);
+            assert_eq!(
+                (a.best, a.score, a.nodes),
+                (b.best, b.score, b.nodes),
+                "{rule:?}"
+            );
+        }
+    }
 }
