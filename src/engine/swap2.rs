@@ -186,10 +186,13 @@ pub(crate) fn decide(
 
 /// The decision without any search (static evaluation and simple moves): what the
 /// watchdog answers with when a decision overruns, and the protocol layer's fallback.
+/// Evaluates with the learned tables whether or not `board` has them installed.
 pub fn static_reply(board: &Board) -> Option<Swap2Reply> {
+    let mut board = board.clone();
+    crate::eval::prepare(&mut board);
     let stop = AtomicBool::new(false);
     decide_with(
-        board,
+        &board,
         &mut Prober {
             searcher: None,
             nodes: 0,
@@ -576,6 +579,39 @@ pub(super) mod tests {
             }
         }
         assert!(filtered, "no position had a pair that does not fit");
+    }
+
+    /// The static choice of a bare board (the protocol's fallback holds one) is that of the
+    /// prepared board the engine's own decision starts from.
+    #[test]
+    fn the_static_choice_reads_the_learned_tables() {
+        for rule in [Rule::RENJU, Rule::FREESTYLE] {
+            for stones in [
+                [(7, 7), (8, 8), (9, 9)],
+                [(7, 7), (8, 7), (9, 7)],
+                [(7, 7), (8, 8), (8, 6)],
+            ] {
+                let mut bare = Board::new(15, 15, rule).unwrap();
+                for (x, y) in stones {
+                    bare.make_move(Pos::new(x, y));
+                }
+                let mut prepared = bare.clone();
+                crate::eval::prepare(&mut prepared);
+                assert_eq!(
+                    static_reply(&bare),
+                    static_reply(&prepared),
+                    "{rule:?} {stones:?}"
+                );
+            }
+        }
+        // Five stones: the choice of colour reads the evaluation too.
+        let mut bare = Board::new(15, 15, Rule::RENJU).unwrap();
+        for (x, y) in [(7, 7), (8, 8), (9, 6), (6, 8), (7, 9)] {
+            bare.make_move(Pos::new(x, y));
+        }
+        let mut prepared = bare.clone();
+        crate::eval::prepare(&mut prepared);
+        assert_eq!(static_reply(&bare), static_reply(&prepared));
     }
 
     #[test]
