@@ -112,9 +112,7 @@ impl Searcher {
         report: &mut dyn FnMut(&SearchReport),
         events: RootEvents,
     ) -> SearchResult {
-        let mut board = board.clone();
-        crate::eval::prepare(&mut board);
-        root::search(&self.tt, &board, limits, stop, report, events)
+        root::search(&self.tt, board, limits, stop, report, events)
     }
 
     /// Writes the transposition table to `w` (see [`tt::TTable::dump`]).
@@ -143,10 +141,6 @@ impl Searcher {
         limits: &SearchLimits,
         stop: &AtomicBool,
     ) -> SearchResult {
-        // Prepared here as in `search_observed`: a caller's bare board would otherwise be
-        // searched without the learned tables and the network.
-        let mut board = board.clone();
-        crate::eval::prepare(&mut board);
         let tt = match &mut self.scratch {
             Some(tt) => {
                 tt.clear();
@@ -156,7 +150,7 @@ impl Searcher {
                 .scratch
                 .insert(tt::TTable::with_cheap_clear(SCRATCH_HASH_BYTES)),
         };
-        root::search(tt, &board, limits, stop, &mut |_| {}, &no_root_events)
+        root::search(tt, board, limits, stop, &mut |_| {}, &no_root_events)
     }
 
     /// Frees the table of [`Searcher::search_from_scratch`].

@@ -170,6 +170,10 @@ pub(crate) fn search(
     root_events: RootEvents,
 ) -> SearchResult {
     let start = Instant::now();
+    // Every search reads the learned tables and the network, whatever its caller installed.
+    let mut prepared = board.clone();
+    crate::eval::prepare(&mut prepared);
+    let board = &prepared;
     tt.new_search();
     let mut rms = root_moves(board);
     let restricted = !limits.excluded.is_empty();
