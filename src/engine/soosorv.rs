@@ -86,9 +86,12 @@ pub(crate) fn decide(
 }
 
 /// The answer without search (static evaluation, simple moves): what the watchdog answers
-/// with when a decision overruns its time.
+/// with when a decision overruns its time. Evaluates with the learned tables whether or not
+/// the question's board has them installed.
 pub fn static_reply(q: &SoosorvQuestion) -> Option<SoosorvReply> {
-    let b = &q.board;
+    let mut prepared = q.board.clone();
+    crate::eval::prepare(&mut prepared);
+    let b = &prepared;
     let eval_after = |stones: &[Pos]| {
         let mut a = b.clone();
         for &p in stones {
@@ -261,5 +264,41 @@ mod tests {
         let all = canonical_openings(&b);
         assert_eq!(all.len(), 26);
         assert!(all.iter().all(|o| o[0] == Pos::new(7, 7)));
+    }
+
+    /// The static answers of a bare board (the watchdog's question holds one) are those of
+    /// the prepared board the engine's own decisions evaluate.
+    #[test]
+    fn the_static_answers_read_the_learned_tables() {
+        let question = |step: u8, stones: &[(usize, usize)], prepared: bool| {
+            let mut board = Board::new(15, 15, Rule::RENJU).unwrap();
+            if prepared {
+                crate::eval::prepare(&mut board);
+            }
+            for &(x, y) in stones {
+                board.make_move(Pos::new(x, y));
+            }
+            SoosorvQuestion {
+                step,
+                board,
+                n: 3,
+                offered: Vec::new(),
+            }
+        };
+        let cases: [(u8, &[(usize, usize)]); 4] = [
+            (1, &[]),
+            (5, &[(7, 7), (8, 8), (9, 9), (6, 8)]),
+            (5, &[(7, 7), (8, 7), (9, 7), (8, 8)]),
+            (5, &[(7, 7), (8, 8), (8, 6), (6, 6)]),
+        ];
+        for (step, stones) in cases {
+            let bare = static_reply(&question(step, stones, false));
+            assert!(bare.is_some(), "step {step} {stones:?}");
+            assert_eq!(
+                bare,
+                static_reply(&question(step, stones, true)),
+                "step {step} {stones:?}"
+            );
+        }
     }
 }
