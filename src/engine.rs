@@ -214,20 +214,14 @@ impl Job {
                 };
                 Answer::Move(s.search_observed(&board, &limits, stop, &mut report, &root_event))
             }),
-            Job::Swap2 { mut board, budget } => {
-                // Its static evaluations use the current learned tables too.
-                crate::eval::prepare(&mut board);
+            Job::Swap2 { board, budget } => {
                 // The static choice needs no searcher: the watchdog has it even while a
                 // late search keeps the searcher.
                 answering.set_best_so_far(Answer::Swap2(swap2::static_reply(&board)));
                 let reply = slot.with_searcher(|s| swap2::decide(s, &board, &budget, stop));
                 Answer::Swap2(reply)
             }
-            Job::Soosorv {
-                mut question,
-                budget,
-            } => {
-                crate::eval::prepare(&mut question.board);
+            Job::Soosorv { question, budget } => {
                 answering.set_best_so_far(Answer::Soosorv(soosorv::static_reply(&question)));
                 let reply = slot.with_searcher(|s| soosorv::decide(s, &question, &budget, stop));
                 Answer::Soosorv(reply)

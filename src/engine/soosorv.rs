@@ -51,7 +51,8 @@ pub struct SoosorvQuestion {
     pub offered: Vec<Pos>,
 }
 
-/// The answer to `q`, or `None` when the position does not fit the step.
+/// The answer to `q`, or `None` when the position does not fit the step. The question's
+/// board may be bare: the decision evaluates a prepared copy.
 pub(crate) fn decide(
     searcher: &mut Searcher,
     q: &SoosorvQuestion,
@@ -61,7 +62,10 @@ pub(crate) fn decide(
     let mut score = |b: &Board, factor: u64| -> (Pos, Score) {
         search_fixed(searcher, b, budget.probe_nodes.saturating_mul(factor), stop)
     };
-    let b = &q.board;
+    // Its static evaluations read the current learned tables, whatever the question holds.
+    let mut prepared = q.board.clone();
+    crate::eval::prepare(&mut prepared);
+    let b = &prepared;
     let reply = match (q.step, b.stone_count()) {
         (1, 0) => SoosorvReply::Opening(opening(b, &mut score, stop)?),
         // The second player takes Black when White's best move scores clearly below 0.
@@ -299,6 +303,42 @@ mod tests {
                 static_reply(&question(step, stones, true)),
                 "step {step} {stones:?}"
             );
+        }
+    }
+
+    /// The searched answers too: a bare question (the engine's job holds one) is decided as
+    /// the prepared one, the fifth moves' static ranking included.
+    #[test]
+    fn the_decisions_read_the_learned_tables() {
+        let budget = Swap2Budget {
+            probe_nodes: 300,
+            max_ms: 0,
+        };
+        let stop = AtomicBool::new(false);
+        let stones: [&[(usize, usize)]; 3] = [
+            &[(7, 7), (8, 8), (9, 9), (6, 8)],
+            &[(7, 7), (8, 7), (9, 7), (8, 8)],
+            &[(7, 7), (8, 8), (8, 6), (6, 6)],
+        ];
+        for stones in stones {
+            let mut bare = Board::new(15, 15, Rule::RENJU).unwrap();
+            for &(x, y) in stones {
+                bare.make_move(Pos::new(x, y));
+            }
+            let mut prepared = bare.clone();
+            crate::eval::prepare(&mut prepared);
+            let ask = |board: &Board| {
+                let q = SoosorvQuestion {
+                    step: 5,
+                    board: board.clone(),
+                    n: 3,
+                    offered: Vec::new(),
+                };
+                decide(&mut Searcher::new(1 << 20), &q, &budget, &stop)
+            };
+            let answer = ask(&bare);
+            assert!(answer.is_some(), "{stones:?}");
+            assert_eq!(answer, ask(&prepared), "{stones:?}");
         }
     }
 }

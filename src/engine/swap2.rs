@@ -165,15 +165,19 @@ pub fn probe(board: &Board, nodes: u64) -> Score {
 }
 
 /// The decision for `board` (see [`respond_with`]) with `searcher`, until `stop` is set:
-/// then the searches done so far decide. Runs on the engine's search thread.
+/// then the searches done so far decide. Runs on the engine's search thread. `board` may be
+/// bare: the decision evaluates a prepared copy.
 pub(crate) fn decide(
     searcher: &mut Searcher,
     board: &Board,
     budget: &Swap2Budget,
     stop: &AtomicBool,
 ) -> Option<Swap2Reply> {
+    // Its static evaluations read the current learned tables, whatever `board` holds.
+    let mut board = board.clone();
+    crate::eval::prepare(&mut board);
     let reply = decide_with(
-        board,
+        &board,
         &mut Prober {
             searcher: Some(&mut *searcher),
             nodes: budget.probe_nodes,
@@ -612,6 +616,38 @@ pub(super) mod tests {
         let mut prepared = bare.clone();
         crate::eval::prepare(&mut prepared);
         assert_eq!(static_reply(&bare), static_reply(&prepared));
+    }
+
+    /// The searched decision of a bare board (the engine's job holds one) is that of the
+    /// prepared board: its static rankings read the learned tables too.
+    #[test]
+    fn the_decision_reads_the_learned_tables() {
+        let budget = Swap2Budget {
+            probe_nodes: 300,
+            max_ms: 0,
+        };
+        let stop = AtomicBool::new(false);
+        // In renju the first two put two moves elsewhere if the board is not prepared.
+        let positions: [&[(usize, usize)]; 4] = [
+            &[(7, 7), (7, 6), (6, 9)],
+            &[(7, 7), (8, 7), (5, 8)],
+            &[],
+            &[(7, 7), (8, 8), (9, 6), (6, 8), (7, 9)],
+        ];
+        for rule in [Rule::RENJU, Rule::FREESTYLE] {
+            for stones in positions {
+                let mut bare = Board::new(15, 15, rule).unwrap();
+                for &(x, y) in stones {
+                    bare.make_move(Pos::new(x, y));
+                }
+                let mut prepared = bare.clone();
+                crate::eval::prepare(&mut prepared);
+                let ask = |b: &Board| decide(&mut Searcher::new(1 << 20), b, &budget, &stop);
+                let answer = ask(&bare);
+                assert!(answer.is_some(), "{rule:?} {stones:?}");
+                assert_eq!(answer, ask(&prepared), "{rule:?} {stones:?}");
+            }
+        }
     }
 
     #[test]
