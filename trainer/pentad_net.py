@@ -473,18 +473,23 @@ def pattern_incidence(keys, empty, rows):
     }
 
 
-def csr(parts):
-    """(crow, col, rows, columns) -> a torch sparse CSR matrix of ones.
+def csr(parts, device="cpu"):
+    """(crow, col, rows, columns) -> a torch sparse CSR matrix of ones on `device`.
 
     int32 indices: with int64 ones torch converts them on every product (several times slower).
     """
     crow, col, nrows, ncols = parts
-    values = torch.ones(len(col), dtype=torch.float32)
-    crow, col = (torch.from_numpy(a.astype(np.int32)) for a in (crow, col))
+    values = torch.ones(len(col), dtype=torch.float32, device=device)
+    crow, col = (torch.from_numpy(a.astype(np.int32)).to(device) for a in (crow, col))
     with warnings.catch_warnings():
         # torch calls sparse CSR support beta; the two products used here are checked by tests.
         warnings.simplefilter("ignore")
-        return torch.sparse_csr_tensor(crow, col, values, size=(nrows, ncols))
+        return torch.sparse_csr_tensor(crow, col, values, size=(nrows, ncols), device=device)
+
+
+def tensor(array, device, dtype=None):
+    """numpy array -> torch tensor on `device` (shared memory on the CPU)."""
+    return torch.from_numpy(np.asarray(array, dtype=dtype)).to(device)
 
 
 def fake_quantise(tensor, scale):
@@ -519,13 +524,14 @@ class PatternSum(torch.autograd.Function):
         return embed_grad, None, None, None
 
 
-def model_inputs(batch, rows):
-    """numpy batch -> (the arguments of PentadNet.forward, the embedding rows it reads)."""
+def model_inputs(batch, rows, device="cpu"):
+    """numpy batch -> (the arguments of PentadNet.forward, the embedding rows it reads), on
+    `device`. The incidence is built on the CPU, which the data loading is anyway."""
     incidence = pattern_incidence(batch["keys"], batch["empty"], rows)
-    side = torch.from_numpy(np.asarray(batch["side"], dtype=np.int64))
-    used_rows = torch.from_numpy(incidence["used_rows"])
-    inputs = (csr(incidence["gather"]), csr(incidence["scatter"]), used_rows, torch.from_numpy(batch["empty"]), side)
-    return inputs, used_rows
+    side = tensor(batch["side"], device, np.int64)
+    used_rows = tensor(incidence["used_rows"], device)
+    gather, scatter = csr(incidence["gather"], device), csr(incidence["scatter"], device)
+    return (gather, scatter, used_rows, tensor(batch["empty"], device), side), used_rows
 
 
 class PentadNet(nn.Module):
@@ -602,7 +608,7 @@ class PentadNet(nn.Module):
         matrix-vector product by far on the CPU.
         """
         both = inputs @ weight.reshape(-1, weight.shape[-1]).T  # (B, 2 * out)
-        return both.view(len(side), 2, -1)[torch.arange(len(side)), side]
+        return both.view(len(side), 2, -1)[torch.arange(len(side), device=side.device), side]
 
     def forward(self, gather, scatter, used_rows, empty, side):
         """-> (value logit (B,), policy logits (B, N*N) with stones at -inf).
@@ -646,12 +652,13 @@ def losses(net, batch):
     The predicted value logit is the classical evaluation's (`batch["base"]`) plus the net's;
     each position's value loss counts `batch["weight"]` times (a mean over the batch).
     """
-    inputs, used_rows = model_inputs(batch, net.rows)
+    device = net.embed.device
+    inputs, used_rows = model_inputs(batch, net.rows, device)
     value, policy = net(*inputs)
-    target = torch.from_numpy(batch["target"])
-    move = torch.from_numpy(np.asarray(batch["move"], dtype=np.int64))
-    weight = torch.from_numpy(batch["weight"])
-    value_loss = F.binary_cross_entropy_with_logits(value + torch.from_numpy(batch["base"]), target, weight=weight)
+    target = tensor(batch["target"], device)
+    move = tensor(batch["move"], device, np.int64)
+    weight = tensor(batch["weight"], device)
+    value_loss = F.binary_cross_entropy_with_logits(value + tensor(batch["base"], device), target, weight=weight)
     policy_loss = F.cross_entropy(policy, move)
     hits = (policy.argmax(dim=1) == move).sum()
     return value_loss, policy_loss, hits, used_rows
@@ -666,21 +673,22 @@ def sibling_loss(net, children, temperature):
     has none) take no part. Value: children with a search score get the usual value loss
     against it (pure score targets: a sibling has no game result).
     """
-    inputs, used_rows = model_inputs(children, net.rows)
+    device = net.embed.device
+    inputs, used_rows = model_inputs(children, net.rows, device)
     value, _ = net(*inputs)
-    base = torch.from_numpy(children["base"])
-    valid = torch.from_numpy(children["valid"])
+    base = tensor(children["base"], device)
+    valid = tensor(children["valid"], device)
     logit = value.view(base.shape) + base
     mover = (-logit / temperature).masked_fill(~valid, float("-inf"))[valid[:, 0]]
     if len(mover):
-        loss = F.cross_entropy(mover, torch.zeros(len(mover), dtype=torch.int64))
+        loss = F.cross_entropy(mover, torch.zeros(len(mover), dtype=torch.int64, device=device))
     else:
         loss = logit.sum() * 0.0
     hits = (mover.argmax(dim=1) == 0).sum()
-    scored = torch.from_numpy(children["scored"])
+    scored = tensor(children["scored"], device)
     child_value = None
     if bool(scored.any()):
-        target = torch.from_numpy(children["target"])
+        target = tensor(children["target"], device)
         child_value = F.binary_cross_entropy_with_logits(logit[scored], target[scored])
     return loss, child_value, hits, used_rows
 
@@ -718,12 +726,12 @@ def quantise(net):
     side dimension: q["w1"][0] is the Black-to-move head.
     """
     warnings = []
-    embed = net.embed.detach().clone()
-    embed[~net.seen] = 0.0
+    embed = net.embed.detach().cpu().clone()
+    embed[~net.seen.cpu()] = 0.0
     embed[0] = 0.0
     q = {"E": quantise_array("E", embed.numpy(), np.int16, EMBED_SCALE, warnings)}
     for name, dtype, scale in HEAD_LAYOUT:
-        q[name] = quantise_array(name, getattr(net, name).detach().numpy(), dtype, scale, warnings)
+        q[name] = quantise_array(name, getattr(net, name).detach().cpu().numpy(), dtype, scale, warnings)
     q["window"], q["channels"], q["hidden"] = net.window, net.channels, net.hidden
     q["family"] = FAMILIES[net.rule][0]
     return q, warnings
@@ -822,9 +830,9 @@ def held_out_indices(sets):
 @torch.no_grad()
 def float_outputs(net, batch):
     """Float value logits (B,) and policy logits (B, N*N) as numpy."""
-    inputs, _ = model_inputs(batch, net.rows)
+    inputs, _ = model_inputs(batch, net.rows, net.embed.device)
     value, policy = net(*inputs)
-    return value.numpy().astype(np.float64), policy.numpy().astype(np.float64)
+    return value.cpu().numpy().astype(np.float64), policy.cpu().numpy().astype(np.float64)
 
 
 def top_cells(policy_row, count=TOP_CELLS):

@@ -584,6 +584,47 @@ class TrainScriptTest(unittest.TestCase):
                 outputs.append(Path(f"{out}.pnet").read_bytes())
         self.assertEqual(outputs[0], outputs[1])
 
+    def train_small(self, folder, games, evals, name, extra=()):
+        """Trains a tiny net for 2 epochs -> (the .pnet bytes, the agreement file's values)."""
+        out = Path(folder) / name
+        with contextlib.redirect_stdout(io.StringIO()):
+            train.main([str(games), "--evals", evals, "--epochs", "2", "--channels", "4", "--hidden", "4", "--out", str(out), *extra])
+        values = [float(line.split()[3]) for line in Path(f"{out}.agree.txt").read_text().splitlines()]
+        return Path(f"{out}.pnet").read_bytes(), values
+
+    def test_the_cpu_device_is_the_default(self):
+        text = random_games_text(np.random.default_rng(4), 30, 15)
+        with tempfile.TemporaryDirectory() as folder:
+            games, evals = games_with_zero_evals(text, folder)
+            default = self.train_small(folder, games, evals, "d")
+            self.assertEqual(default, self.train_small(folder, games, evals, "c", ["--device", "cpu"]))
+            if not torch.cuda.is_available():  # auto is the CPU here
+                self.assertEqual(default, self.train_small(folder, games, evals, "a", ["--device", "auto"]))
+
+    def test_an_unusable_device_is_refused_with_the_reason(self):
+        text = random_games_text(np.random.default_rng(4), 10, 15)
+        with tempfile.TemporaryDirectory() as folder:
+            games, evals = games_with_zero_evals(text, folder)
+            bad = ["cuda:99", "warp-drive", "meta"] + ([] if torch.cuda.is_available() else ["cuda"])
+            for device in bad:
+                with self.assertRaises(SystemExit) as caught, contextlib.redirect_stdout(io.StringIO()):
+                    train.main([str(games), "--evals", evals, "--out", str(Path(folder) / "x"), "--device", device])
+                self.assertIn(f"--device {device}", str(caught.exception.code))
+            self.assertFalse((Path(folder) / "x.pt").exists())
+
+    @unittest.skipUnless(torch.cuda.is_available(), "needs a CUDA device")
+    def test_cuda_trains_the_cpu_net_within_rounding(self):
+        # The same seed and batches; sums on the GPU round in another order, so a rounding
+        # step of the quantised grid may fall the other way: the values agree loosely.
+        text = random_games_text(np.random.default_rng(4), 30, 15)
+        with tempfile.TemporaryDirectory() as folder:
+            games, evals = games_with_zero_evals(text, folder)
+            _, on_cpu = self.train_small(folder, games, evals, "c")
+            data, on_cuda = self.train_small(folder, games, evals, "g", ["--device", "cuda"])
+        self.assertEqual(len(on_cpu), len(on_cuda))
+        self.assertLess(max(abs(a - b) for a, b in zip(on_cpu, on_cuda)), 0.05)
+        self.assertEqual(data[:8], b"PNTDNET1")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -66,6 +66,11 @@ def parse_args(argv):
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
+    parser.add_argument(
+        "--device",
+        default="cpu",
+        help="where the net trains: cpu (default, bit-reproducible), cuda, cuda:N, or auto (cuda when there is one)",
+    )
     parser.add_argument("--init", metavar="CHECKPOINT", help="start from this checkpoint (its sizes) instead of a fresh net")
     parser.add_argument("--export-only", metavar="CHECKPOINT", help="skip training: export this checkpoint again")
     args = parser.parse_args(argv)
@@ -246,8 +251,27 @@ def export(net, sets, rule, out):
     print(f"wrote {agree_path}: {len(lines)} positions")
 
 
+def training_device(name):
+    """The torch device `--device` names; exits with the reason when it is not usable here."""
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    try:
+        device = torch.device(name)
+    except RuntimeError as error:
+        sys.exit(f"--device {name}: {error}")
+    if device.type == "cuda":
+        if not torch.cuda.is_available():
+            sys.exit(f"--device {name}: this torch finds no CUDA device (use cpu or auto)")
+        if device.index is not None and device.index >= torch.cuda.device_count():
+            sys.exit(f"--device {name}: only {torch.cuda.device_count()} CUDA device(s)")
+    elif device.type != "cpu":
+        sys.exit(f"--device {name}: only cpu and cuda are supported")
+    return device
+
+
 def train(args):
     """Trains a fresh net (or the --init checkpoint), saves <out>.pt and exports it."""
+    device = training_device(args.device)
     rng = np.random.default_rng(args.seed)
     torch.manual_seed(args.seed)
     window = args.window or pn.FAMILIES[args.rule][1]
@@ -255,13 +279,16 @@ def train(args):
         sys.exit(f"a {args.rule} net reads a window of {pn.RULE_WINDOWS[args.rule]} cells, not {window}")
     sets = load_data(args.games, args.evals, args.rule, args.lam, args.value_weight)
     if args.init:
-        state = torch.load(args.init, weights_only=True)
+        state = torch.load(args.init, weights_only=True, map_location="cpu")
         init_window = round(math.log(state["embed"].shape[0], 3))
         if init_window != window:
             sys.exit(f"{args.init} reads a window of {init_window} cells, not {window}")
         net = pn.PentadNet.from_state_dict(state, rule=args.rule)
     else:
         net = pn.PentadNet(window=window, channels=args.channels, hidden=args.hidden, rule=args.rule)
+    net.to(device)
+    if device.type != "cpu":
+        print(f"training on {device} ({torch.cuda.get_device_name(device)})")
     if not args.policy_context:
         with torch.no_grad():
             net.u.zero_()
@@ -285,7 +312,7 @@ def train(args):
         )
     print(f"trained {args.epochs} epochs in {time.time() - start:.0f} s")
     checkpoint = Path(f"{args.out}.pt")
-    torch.save(net.state_dict(), checkpoint)
+    torch.save({name: t.cpu() for name, t in net.state_dict().items()}, checkpoint)
     print(f"wrote {checkpoint}")
     export(net, sets, args.rule, args.out)
 
@@ -293,7 +320,7 @@ def train(args):
 def export_only(args):
     """Loads a checkpoint and exports it again (for --rule when its window allows, else for the
     window's rule)."""
-    state = torch.load(args.export_only, weights_only=True)
+    state = torch.load(args.export_only, weights_only=True, map_location="cpu")
     window = round(math.log(state["embed"].shape[0], 3))
     rule = args.rule if window in pn.RULE_WINDOWS[args.rule] else pn.WINDOW_FAMILY[window]
     net = pn.PentadNet.from_state_dict(state, rule=rule)
