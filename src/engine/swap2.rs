@@ -173,11 +173,8 @@ pub(crate) fn decide(
     budget: &Swap2Budget,
     stop: &AtomicBool,
 ) -> Option<Swap2Reply> {
-    // Its static evaluations read the current learned tables, whatever `board` holds.
-    let mut board = board.clone();
-    crate::eval::prepare(&mut board);
     let reply = decide_with(
-        &board,
+        board,
         &mut Prober {
             searcher: Some(&mut *searcher),
             nodes: budget.probe_nodes,
@@ -192,11 +189,9 @@ pub(crate) fn decide(
 /// watchdog answers with when a decision overruns, and the protocol layer's fallback.
 /// Evaluates with the learned tables whether or not `board` has them installed.
 pub fn static_reply(board: &Board) -> Option<Swap2Reply> {
-    let mut board = board.clone();
-    crate::eval::prepare(&mut board);
     let stop = AtomicBool::new(false);
     decide_with(
-        &board,
+        board,
         &mut Prober {
             searcher: None,
             nodes: 0,
@@ -205,7 +200,12 @@ pub fn static_reply(board: &Board) -> Option<Swap2Reply> {
     )
 }
 
+/// Both decisions: their static evaluations read the current learned tables on a prepared
+/// copy, whatever `board` holds.
 fn decide_with(board: &Board, prober: &mut Prober) -> Option<Swap2Reply> {
+    let mut prepared = board.clone();
+    crate::eval::prepare(&mut prepared);
+    let board = &prepared;
     match board.stone_count() {
         0 => propose(board, prober).map(Swap2Reply::Moves),
         3 => choose_after_three(board, prober),
