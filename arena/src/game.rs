@@ -257,6 +257,13 @@ fn side_name(c: Color) -> &'static str {
     }
 }
 
+/// Further `START`s sent to an engine that refused one. An engine may still be finishing its
+/// last search when the next game starts (Rapfi drops commands while it thinks, then reads
+/// the size as a command of its own); a refusal that persists still loses the game.
+const START_RETRIES: u32 = 2;
+/// The pause before sending `START` again.
+const START_RETRY_PAUSE: Duration = Duration::from_millis(200);
+
 fn start_engine(slot: &mut EngineSlot, cfg: &GameConfig) -> Result<(), Loss> {
     let crash = |e: EngineError| Loss {
         reason: if matches!(e, EngineError::Timeout { .. }) {
@@ -268,22 +275,32 @@ fn start_engine(slot: &mut EngineSlot, cfg: &GameConfig) -> Result<(), Loss> {
     };
     let threads = slot.spec.threads.or(cfg.threads);
     let options = slot.spec.options.clone();
+    let label = slot.label.clone();
     let eng = slot.get(cfg.debug).map_err(crash)?;
     let start = if cfg.width == cfg.height {
         format!("START {}", cfg.width)
     } else {
         format!("RECTSTART {},{}", cfg.width, cfg.height)
     };
-    eng.drain();
-    eng.send(&start).map_err(crash)?;
-    let answer = eng
-        .recv(Instant::now() + Duration::from_millis(cfg.startup_ms))
-        .map_err(crash)?;
-    if !answer.to_ascii_uppercase().starts_with("OK") {
-        return Err(Loss {
-            reason: Reason::Crash,
-            detail: format!("refused {start}: {answer:?}"),
-        });
+    let mut tries = 0;
+    loop {
+        eng.drain();
+        eng.send(&start).map_err(crash)?;
+        let answer = eng
+            .recv(Instant::now() + Duration::from_millis(cfg.startup_ms))
+            .map_err(crash)?;
+        if answer.to_ascii_uppercase().starts_with("OK") {
+            break;
+        }
+        tries += 1;
+        if tries > START_RETRIES {
+            return Err(Loss {
+                reason: Reason::Crash,
+                detail: format!("refused {start} {tries} times: {answer:?}"),
+            });
+        }
+        log::warn!("{label}: refused {start} ({answer:?}); trying again");
+        std::thread::sleep(START_RETRY_PAUSE);
     }
     let mut infos = Vec::new();
     if cfg.tc.turn_ms > 0 {

@@ -329,6 +329,18 @@ fn refused_start_loses_crash() {
 }
 
 #[test]
+fn start_refused_once_is_sent_again() {
+    let cfg = base(vec![te(&["--mode", "sane"]), te(&["--mode", "flaky"])], 4);
+    let (sum, out) = run(&cfg);
+    assert_eq!(sum.records.len(), 4, "{out}");
+    for r in &sum.records {
+        assert!(matches!(r.reason, Reason::Five | Reason::Draw), "{r:?}");
+        assert!(r.plies > r.opening_plies, "{r:?}");
+        verify_record(r, Rule::FREESTYLE);
+    }
+}
+
+#[test]
 fn message_debug_error_and_unknown_lines_are_skipped() {
     let cfg = base(
         vec![te(&["--mode", "sane"]), te(&["--mode", "messages"])],

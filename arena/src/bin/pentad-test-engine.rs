@@ -30,6 +30,9 @@ enum Mode {
     Messages,
     /// Answers `ERROR` to START.
     Refuse,
+    /// Answers `ERROR` to every other START (the first, the third, ...), as an engine still
+    /// busy with its last search may.
+    Flaky,
     /// Sane, with a stray line after each move.
     Chatty,
     /// Plays `--play` (e.g. a renju foul).
@@ -222,6 +225,7 @@ fn main() {
         my_moves: 0,
         rng: o.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
     };
+    let mut starts = 0u64;
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     while let Some(Ok(line)) = lines.next() {
@@ -233,7 +237,8 @@ fn main() {
         let (cmd, rest) = t.split_once(' ').unwrap_or((t, ""));
         match cmd.to_ascii_uppercase().as_str() {
             "START" | "RECTSTART" => {
-                if o.mode == Mode::Refuse {
+                starts += 1;
+                if o.mode == Mode::Refuse || (o.mode == Mode::Flaky && starts % 2 == 1) {
                     say("ERROR not today");
                     continue;
                 }
