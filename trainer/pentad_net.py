@@ -40,9 +40,7 @@ PROVEN_SCORE = 20000
 SCORE_SCALE = 600.0
 
 MAGIC = b"PNTDNET1"
-HEADER_FORMAT = "<8sBBHHH"  # magic, family, window, channels, hidden, flags
-# Header flag: the file holds the local policy term after the heads.
-FLAG_LOCAL = 1
+HEADER_FORMAT = "<8sBBHHH"  # magic, family, window, channels, hidden, reserved
 HEADER_SIZE = struct.calcsize(HEADER_FORMAT)  # 16
 
 # Fixed-point scales of the export (see the spec): E and activations in 1/256, weights in
@@ -65,14 +63,6 @@ HEAD_LAYOUT = (
     ("b3", np.int32, BIAS_SCALE),
     ("p", np.int16, WEIGHT_SCALE),
     ("u", np.int16, WEIGHT_SCALE),
-)
-
-
-# The local policy term's tensors per side, after both heads: name, integer type, scale.
-LOCAL_LAYOUT = (
-    ("k", np.int16, WEIGHT_SCALE),
-    ("cb", np.int32, BIAS_SCALE),
-    ("q", np.int16, WEIGHT_SCALE),
 )
 
 
@@ -551,9 +541,8 @@ class PentadNet(nn.Module):
     The buffer `seen` marks embedding rows met at an empty cell of a training position.
     """
 
-    def __init__(self, window=10, channels=32, hidden=32, rule=None, local=False):
+    def __init__(self, window=10, channels=32, hidden=32, rule=None):
         super().__init__()
-        self.local = local
         self.rule = rule or WINDOW_FAMILY[window]
         if window not in RULE_WINDOWS[self.rule]:
             raise ValueError(f"a {self.rule} net reads a window of {RULE_WINDOWS[self.rule]} cells, not {window}")
@@ -568,12 +557,6 @@ class PentadNet(nn.Module):
         self.b3 = nn.Parameter(torch.empty(2))
         self.p = nn.Parameter(torch.empty(2, channels))
         self.u = nn.Parameter(torch.empty(2, channels, hidden))
-        if local:
-            # The local policy term: per side, a depthwise 3x3 convolution of the activations,
-            # clipped, weighted per channel.
-            self.k = nn.Parameter(torch.empty(2, channels, 3, 3))
-            self.cb = nn.Parameter(torch.empty(2, channels))
-            self.q = nn.Parameter(torch.empty(2, channels))
         self.register_buffer("seen", torch.zeros(self.rows, dtype=torch.bool))
         self.reset_parameters()
 
@@ -593,10 +576,6 @@ class PentadNet(nn.Module):
             # engine orders moves by a network's policy only when it has one.
             self.p.zero_()
             self.u.zero_()
-            if self.local:
-                self.k.uniform_(-1.0, 1.0).mul_(1.0 / 3.0)
-                self.cb.zero_()
-                self.q.zero_()
 
     @classmethod
     def from_state_dict(cls, state, rule=None):
@@ -604,7 +583,7 @@ class PentadNet(nn.Module):
         window's full one unless given)."""
         rows, channels = state["embed"].shape
         window = round(math.log(rows, 3))
-        net = cls(window=window, channels=channels, hidden=state["w1"].shape[1], rule=rule, local="k" in state)
+        net = cls(window=window, channels=channels, hidden=state["w1"].shape[1], rule=rule)
         net.load_state_dict(state)
         return net
 
@@ -649,29 +628,7 @@ class PentadNet(nn.Module):
         value = (q["w3"][side] * h2).sum(dim=-1) + q["b3"][side]
         dynamic = fake_floor(q["p"][side] + self.head_layer(h1, q["u"], side), EMBED_SCALE)
         policy = torch.bmm(act, dynamic.unsqueeze(-1)).squeeze(-1)
-        if self.local:
-            policy = policy + self.local_policy(act, side)
         return value, policy.masked_fill(~empty, float("-inf"))
-
-    def local_policy(self, act, side):
-        """Σ_c q_c · clamp(Σ_{3x3} k_c · a_c + cb_c, 0, 1) per cell: (B, N*N).
-
-        Off-board neighbours count as zero activation, as stones do; the integer net's shift
-        after the convolution is a floor.
-        """
-        batch, cells, channels = act.shape
-        size = math.isqrt(cells)
-        k = fake_quantise(self.k, WEIGHT_SCALE)
-        cb = fake_quantise(self.cb, BIAS_SCALE)
-        q = fake_quantise(self.q, WEIGHT_SCALE)
-        planes = act.transpose(1, 2).reshape(batch, channels, size, size)
-        # Output channel 2c + s is channel c's convolution for side s.
-        both = F.conv2d(planes, k.transpose(0, 1).reshape(2 * channels, 1, 3, 3), padding=1, groups=channels)
-        both = both.view(batch, channels, 2, cells)
-        rows = torch.arange(batch, device=act.device)
-        pre = both.permute(0, 2, 1, 3)[rows, side] + cb[side].unsqueeze(-1)  # (B, C, cells)
-        z = F.hardtanh(fake_floor(pre, EMBED_SCALE), 0.0, 1.0)
-        return (z * q[side].unsqueeze(-1)).sum(dim=1)
 
     def mark_seen(self, used_rows):
         """Records the rows a training batch read."""
@@ -741,16 +698,15 @@ def sibling_loss(net, children, temperature):
 # ---------------------------------------------------------------------------------------
 
 
-def pnet_size(window, channels, hidden, local=False):
-    """Bytes of a .pnet file: header, E (i16), two heads, and the local term if it has one."""
+def pnet_size(window, channels, hidden):
+    """Bytes of a .pnet file: header, E (i16), then two heads."""
     head = (
         2 * hidden * channels + 4 * hidden  # w1, b1
         + 2 * hidden * hidden + 4 * hidden  # w2, b2
         + 2 * hidden + 4  # w3, b3
         + 2 * channels + 2 * channels * hidden  # p, u
     )
-    local_size = 2 * 9 * channels + 4 * channels + 2 * channels if local else 0
-    return HEADER_SIZE + 2 * 3**window * channels + 2 * head + 2 * local_size
+    return HEADER_SIZE + 2 * 3**window * channels + 2 * head
 
 
 def quantise_array(name, values, dtype, scale, warnings):
@@ -774,9 +730,8 @@ def quantise(net):
     embed[~net.seen.cpu()] = 0.0
     embed[0] = 0.0
     q = {"E": quantise_array("E", embed.numpy(), np.int16, EMBED_SCALE, warnings)}
-    for name, dtype, scale in HEAD_LAYOUT + (LOCAL_LAYOUT if net.local else ()):
+    for name, dtype, scale in HEAD_LAYOUT:
         q[name] = quantise_array(name, getattr(net, name).detach().cpu().numpy(), dtype, scale, warnings)
-    q["local"] = net.local
     q["window"], q["channels"], q["hidden"] = net.window, net.channels, net.hidden
     q["family"] = FAMILIES[net.rule][0]
     return q, warnings
@@ -785,27 +740,23 @@ def quantise(net):
 def write_pnet(path, q):
     """Writes the little-endian .pnet file of quantised arrays `q`."""
     with open(path, "wb") as f:
-        flags = FLAG_LOCAL if q.get("local") else 0
-        f.write(struct.pack(HEADER_FORMAT, MAGIC, q["family"], q["window"], q["channels"], q["hidden"], flags))
+        f.write(struct.pack(HEADER_FORMAT, MAGIC, q["family"], q["window"], q["channels"], q["hidden"], 0))
         f.write(q["E"].astype("<i2").tobytes())
-        for layout in (HEAD_LAYOUT, LOCAL_LAYOUT if flags else ()):
-            for side in (0, 1):
-                for name, dtype, _ in layout:
-                    f.write(q[name][side].astype(np.dtype(dtype).newbyteorder("<")).tobytes())
+        for side in (0, 1):
+            for name, dtype, _ in HEAD_LAYOUT:
+                f.write(q[name][side].astype(np.dtype(dtype).newbyteorder("<")).tobytes())
 
 
 def read_pnet(path):
     """Reads a .pnet file back into the dict `write_pnet` takes (plus "family")."""
     with open(path, "rb") as f:
         data = f.read()
-    magic, family, window, channels, hidden, flags = struct.unpack_from(HEADER_FORMAT, data)
-    local = flags == FLAG_LOCAL
-    if magic != MAGIC or flags not in (0, FLAG_LOCAL) or len(data) != pnet_size(window, channels, hidden, local):
+    magic, family, window, channels, hidden, reserved = struct.unpack_from(HEADER_FORMAT, data)
+    if magic != MAGIC or reserved != 0 or len(data) != pnet_size(window, channels, hidden):
         raise ValueError(f"{path}: not a valid .pnet file")
     shapes = {
         "w1": (hidden, channels), "b1": (hidden,), "w2": (hidden, hidden), "b2": (hidden,),
         "w3": (hidden,), "b3": (), "p": (channels,), "u": (channels, hidden),
-        "k": (channels, 3, 3), "cb": (channels,), "q": (channels,),
     }
     offset = HEADER_SIZE
 
@@ -817,12 +768,11 @@ def read_pnet(path):
         offset += count * dt.itemsize
         return array.astype(dtype)
 
-    q = {"family": family, "window": window, "channels": channels, "hidden": hidden, "local": local}
+    q = {"family": family, "window": window, "channels": channels, "hidden": hidden}
     q["E"] = take(np.int16, (3**window, channels))
-    for layout in (HEAD_LAYOUT, LOCAL_LAYOUT if local else ()):
-        sides = [{name: take(dtype, shapes[name]) for name, dtype, _ in layout} for _ in (0, 1)]
-        for name, _, _ in layout:
-            q[name] = np.stack([sides[0][name], sides[1][name]])
+    heads = [{name: take(dtype, shapes[name]) for name, dtype, _ in HEAD_LAYOUT} for _ in (0, 1)]
+    for name, _, _ in HEAD_LAYOUT:
+        q[name] = np.stack([heads[0][name], heads[1][name]])
     return q
 
 
@@ -857,28 +807,10 @@ def int_forward(q, keys, empty, side, stats=None):
     pre_dyn = p * 256 + np.einsum("bch,bh->bc", u, h1)
     dynamic = pre_dyn >> 6
     policy_int = np.einsum("bnc,bc->bn", act, dynamic)
-    if q.get("local"):
-        policy_int = policy_int + int_local_policy(q, act, side)
     if stats is not None:
         stats["peak"] = max(int(np.abs(a).max(initial=0)) for a in (pool, pre1, pre2, value_int, pre_dyn, policy_int))
     policy = np.where(empty, policy_int / POLICY_UNIT, -np.inf)
     return value_int / VALUE_UNIT, policy
-
-
-def int_local_policy(q, act, side):
-    """The local policy term in integers: Σ_c 4 q_c · clamp((Σ_{3x3} k_c a_c + cb_c) >> 6, 0, 256)."""
-    batch, cells, channels = act.shape
-    size = math.isqrt(cells)
-    planes = np.zeros((batch, size + 2, size + 2, channels), dtype=np.int64)
-    planes[:, 1:-1, 1:-1] = act.reshape(batch, size, size, channels)
-    k = q["k"][side].astype(np.int64)  # (B, C, 3, 3)
-    pre = q["cb"][side].astype(np.int64)[:, None, None, :].repeat(size, 1).repeat(size, 2)
-    for dy in range(3):
-        for dx in range(3):
-            pre = pre + planes[:, dy : dy + size, dx : dx + size] * k[:, None, None, :, dy, dx]
-    z = np.clip(pre >> 6, 0, 256)
-    weights = q["q"][side].astype(np.int64) * 4  # (B, C)
-    return np.einsum("byxc,bc->byx", z, weights).reshape(batch, cells)
 
 
 # ---------------------------------------------------------------------------------------

@@ -80,11 +80,11 @@ def sets_from_text(text, rule, lam=0.5):
     return pn.position_sets(games, lam)
 
 
-def quick_train(sets, window, steps=40, seed=3, local=False):
+def quick_train(sets, window, steps=40, seed=3):
     """A net trained for a few steps with random symmetries (weights away from their start)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = pn.PentadNet(window=window, channels=8, hidden=8, local=local)
+    net = pn.PentadNet(window=window, channels=8, hidden=8)
     optimiser = torch.optim.Adam(net.parameters(), lr=3e-3)
     for _ in range(steps):
         ps = sets[int(rng.integers(len(sets)))]
@@ -408,28 +408,6 @@ class ExportTest(unittest.TestCase):
         first = np.frombuffer(data, dtype="<i2", count=6, offset=offset)
         np.testing.assert_array_equal(first, q["w1"][0, 0])
 
-    def test_a_local_term_round_trip(self):
-        torch.manual_seed(2)
-        net = pn.PentadNet(window=8, channels=6, hidden=5, local=True)
-        with torch.no_grad():
-            net.q.uniform_(-1.0, 1.0)
-            net.cb.uniform_(-0.5, 0.5)
-        q, _ = pn.quantise(net)
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "n.pnet"
-            pn.write_pnet(path, q)
-            data = path.read_bytes()
-            back = pn.read_pnet(path)
-        self.assertEqual(len(data), pn.pnet_size(8, 6, 5, local=True))
-        self.assertEqual(data[14:16], struct.pack("<H", pn.FLAG_LOCAL))
-        self.assertTrue(back["local"])
-        for name, _, _ in pn.LOCAL_LAYOUT:
-            np.testing.assert_array_equal(back[name], q[name], err_msg=name)
-        # Black's k[0] follows both heads: [c][dy][dx].
-        offset = len(data) - 2 * (6 * 9 * 2 + 6 * 4 + 6 * 2)
-        first = np.frombuffer(data, dtype="<i2", count=9, offset=offset)
-        np.testing.assert_array_equal(first, q["k"][0, 0].reshape(-1))
-
     def test_clamping_is_reported(self):
         net = pn.PentadNet(window=8, channels=2, hidden=2)
         with torch.no_grad():
@@ -440,12 +418,10 @@ class ExportTest(unittest.TestCase):
 
 
 class IntegerInferenceTest(unittest.TestCase):
-    def check_agreement(self, rule, size, window, local=False):
+    def check_agreement(self, rule, size, window):
         sets = sets_from_text(random_games_text(np.random.default_rng(size), 80, size, rule), rule)
-        net = quick_train(sets, window, local=local)
+        net = quick_train(sets, window)
         q, _ = pn.quantise(net)
-        if local:
-            self.assertTrue(q["q"].any() and q["k"].any(), "the local term is trained")
         value_bound, policy_bound, measured, peak = pn.measure_agreement(net, q, sets, window)
         self.assertGreater(measured, 20)
         self.assertLessEqual(value_bound, VALUE_BOUND)
@@ -457,26 +433,6 @@ class IntegerInferenceTest(unittest.TestCase):
 
     def test_freestyle_int_forward_agrees_with_the_float_net(self):
         self.check_agreement("freestyle", 20, 8)
-
-    def test_the_local_policy_term_agrees_with_the_float_net(self):
-        self.check_agreement("renju", 15, 8, local=True)
-        self.check_agreement("freestyle", 20, 8, local=True)
-
-    def test_the_local_term_by_hand(self):
-        # One channel on a 3x3 board with all activations 1/2 except the centre's 1: the
-        # corner (0, 0) sees itself, (1, 0), (0, 1) and the centre (1, 1).
-        q = {"k": np.zeros((2, 1, 3, 3), np.int16), "cb": np.zeros((2, 1), np.int32), "q": np.array([[64], [0]], np.int16)}
-        q["k"][0, 0] = 64  # every tap weight 1.0
-        act = np.full((1, 9, 1), 128, np.int64)
-        act[0, 4, 0] = 256
-        out = pn.int_local_policy(q, act, np.array([0]))
-        # Corner: (128 * 3 + 256) * 64 >> 6 = 640, clipped to 256, times 64 * 4.
-        self.assertEqual(out[0, 0], 256 * 256)
-        q["cb"][0, 0] = -600 * 64
-        out = pn.int_local_policy(q, act, np.array([0]))
-        self.assertEqual(out[0, 0], 40 * 256)  # (640 - 600) * 256
-        self.assertEqual(out[0, 4], 256 * 256)  # the centre: 128 * 8 + 256 - 600 = 680, clipped
-        self.assertFalse(pn.int_local_policy(q, act, np.array([1])).any(), "White's weights are zero")
 
     def test_int_forward_by_hand(self):
         # One channel, one hidden unit, an empty 5x5 board. On it the centre c3 = (2, 2) has

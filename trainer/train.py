@@ -62,11 +62,6 @@ def parse_args(argv):
         action="store_false",
         help="keep the policy's context weights (u) at zero: a policy the engine reads without the heads",
     )
-    parser.add_argument(
-        "--local-policy",
-        action="store_true",
-        help="add the local policy term: a depthwise 3x3 convolution of the activations around each cell",
-    )
     parser.add_argument("--channels", type=int, default=32)
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--seed", type=int, default=1)
@@ -290,7 +285,7 @@ def train(args):
             sys.exit(f"{args.init} reads a window of {init_window} cells, not {window}")
         net = pn.PentadNet.from_state_dict(state, rule=args.rule)
     else:
-        net = pn.PentadNet(window=window, channels=args.channels, hidden=args.hidden, rule=args.rule, local=args.local_policy)
+        net = pn.PentadNet(window=window, channels=args.channels, hidden=args.hidden, rule=args.rule)
     net.to(device)
     if device.type != "cpu":
         print(f"training on {device} ({torch.cuda.get_device_name(device)})")

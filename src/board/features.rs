@@ -19,28 +19,6 @@ use crate::net::{Network, CHANNELS};
 /// A cell's activation vector.
 type Act = [i16; CHANNELS];
 
-/// The activations `act` gives of the 3×3 cells around `p` (tap `3 × dy + dx` is the cell at
-/// `(x + dx − 1, y + dy − 1)`), zero off a `width × height` board: the local policy term's
-/// input (`net::LocalPolicy::logit`).
-pub fn net_neighbourhood(
-    p: Pos,
-    width: usize,
-    height: usize,
-    act: &dyn Fn(Pos) -> Act,
-) -> [Act; 9] {
-    std::array::from_fn(|t| {
-        let (x, y) = (
-            (p.x() + t % 3).wrapping_sub(1),
-            (p.y() + t / 3).wrapping_sub(1),
-        );
-        if x < width && y < height {
-            act(Pos::new(x, y))
-        } else {
-            [0; CHANNELS]
-        }
-    })
-}
-
 /// One batch of moves applied together: where it starts in `applied` and in the undo
 /// records, and the pooled sum before it.
 #[derive(Clone)]
@@ -272,22 +250,6 @@ impl Board {
     /// The activation of point `p` in this position (zero for a stone, or without a network).
     pub fn net_activation(&self, p: Pos) -> [i16; CHANNELS] {
         self.with_net_activations(|act| act(p))
-    }
-
-    /// The policy logit of point `p` for the side to move under channel weights `weights`
-    /// (`Network::policy_weights`), with the network's local term when it has one
-    /// ([`crate::net::POLICY_ONE`] = 1.0; zero without a network).
-    pub fn net_policy_logit(&self, p: Pos, weights: &[i32; CHANNELS]) -> i32 {
-        let Some(net) = &self.net else {
-            return 0;
-        };
-        self.with_net_activations(|act| {
-            let local = net.local_policy(self.side_to_move().index());
-            crate::net::policy_logit(&act(p), weights)
-                + local.map_or(0, |l| {
-                    l.logit(&net_neighbourhood(p, self.width(), self.height(), act))
-                })
-        })
     }
 
     /// The activation of empty point `p` computed from its line keys on the spot, without the

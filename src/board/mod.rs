@@ -27,7 +27,6 @@ mod values;
 
 pub use bench::{bench_fixed_rounds, bench_move_undo};
 pub use candidates::Candidates;
-pub use features::net_neighbourhood;
 pub use movegen::GenKind;
 pub use pattern::{Pattern, Pattern4};
 pub use queries::{Threat, UNDEFENDED_THREAT_LOSS_PLIES};

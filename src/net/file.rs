@@ -6,13 +6,11 @@
 //! window    u8       one of the family's windows (renju 10 or 8, freestyle 8)
 //! channels  u16      32
 //! hidden    u16      32
-//! flags     u16      0, or 1: the file holds the local policy term
+//! reserved  u16      0
 //! E         3^window × channels i16, [key][channel]; row 0 zero
 //! then for Black to move, White to move:
 //!   w1 hidden × channels i16 [h][c]; b1 hidden i32; w2 hidden × hidden i16 [out][in];
 //!   b2 hidden i32; w3 hidden i16; b3 i32; p channels i16; u channels × hidden i16 [c][h]
-//! then, with flag 1, for Black to move, White to move:
-//!   k channels × 3 × 3 i16 [c][dy][dx]; cb channels i32; q channels i16
 //! ```
 //!
 //! The file must end exactly there. Scales are those of [`super`].
@@ -22,14 +20,11 @@ use std::sync::Arc;
 
 use anyhow::{bail, ensure, Context, Result};
 
-use super::infer::{Heads, LocalPolicy};
+use super::infer::Heads;
 use super::{Family, Network, CHANNELS, HIDDEN};
 
 /// First eight bytes of a network file.
 pub const MAGIC: &[u8; 8] = b"PNTDNET1";
-
-/// Header flag: the local policy term follows the heads.
-const FLAG_LOCAL: u16 = 1;
 
 /// Largest magnitude of a feature row entry: four rows summed stay inside `i16`.
 const MAX_FEATURE: i16 = i16::MAX / 4;
@@ -96,10 +91,9 @@ pub fn parse(bytes: &[u8]) -> Result<Network> {
         usize::from(channels) == CHANNELS && usize::from(hidden) == HIDDEN,
         "this build reads {CHANNELS} channels and {HIDDEN} hidden units, not {channels} and {hidden}"
     );
-    let flags = r.u16("the header")?;
     ensure!(
-        flags & !FLAG_LOCAL == 0,
-        "unknown header flags {flags:#x} (this build knows {FLAG_LOCAL:#x}, the local policy)"
+        r.u16("the header")? == 0,
+        "reserved header field is not zero"
     );
     let keys = 3usize.pow(u32::from(window));
     let mut embedding = Vec::with_capacity(keys);
@@ -116,30 +110,12 @@ pub fn parse(bytes: &[u8]) -> Result<Network> {
         embedding.push(row);
     }
     let heads = [read_heads(&mut r)?, read_heads(&mut r)?];
-    let local = if flags & FLAG_LOCAL != 0 {
-        Some([read_local(&mut r)?, read_local(&mut r)?])
-    } else {
-        None
-    };
     ensure!(
         r.at == bytes.len(),
         "{} bytes after the end of the network",
         bytes.len() - r.at
     );
-    Ok(Network::new(family, embedding.into_boxed_slice(), heads).with_local(local))
-}
-
-fn read_local(r: &mut Reader) -> Result<LocalPolicy> {
-    // The file holds each channel's nine taps; the engine keeps each tap's channels.
-    let mut by_channel = [[0i16; 9]; CHANNELS];
-    for taps in &mut by_channel {
-        *taps = r.i16s("k")?;
-    }
-    Ok(LocalPolicy {
-        k: std::array::from_fn(|t| by_channel.map(|taps| taps[t])),
-        cb: r.i32s("cb")?,
-        q: r.i16s("q")?,
-    })
+    Ok(Network::new(family, embedding.into_boxed_slice(), heads))
 }
 
 fn read_heads(r: &mut Reader) -> Result<Heads> {
@@ -188,8 +164,7 @@ fn to_bytes(net: &Network) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
     out.push(net.family.code());
     out.push(net.window as u8);
-    let flags = if net.local.is_some() { FLAG_LOCAL } else { 0 };
-    for v in [CHANNELS as u16, HIDDEN as u16, flags] {
+    for v in [CHANNELS as u16, HIDDEN as u16, 0] {
         out.extend(v.to_le_bytes());
     }
     let i16s = |out: &mut Vec<u8>, vs: &[i16]| vs.iter().for_each(|v| out.extend(v.to_le_bytes()));
@@ -206,13 +181,6 @@ fn to_bytes(net: &Network) -> Vec<u8> {
         i32s(&mut out, &[h.b3]);
         i16s(&mut out, &h.p);
         h.u.iter().for_each(|row| i16s(&mut out, row));
-    }
-    for l in net.local.iter().flat_map(|l| l.iter()) {
-        for c in 0..CHANNELS {
-            i16s(&mut out, &l.k.map(|taps| taps[c]));
-        }
-        i32s(&mut out, &l.cb);
-        i16s(&mut out, &l.q);
     }
     out
 }
@@ -248,19 +216,6 @@ pub(crate) mod tests {
         };
         let heads = [head(), head()];
         Network::new(family, embedding.into_boxed_slice(), heads)
-    }
-
-    /// [`random_policy_network`] with a random local policy term.
-    pub(crate) fn random_local_policy_network(family: Family, seed: u64) -> Network {
-        let mut rng = StdRng::seed_from_u64(seed ^ 0x10ca1);
-        let mut small = |m: i16| rng.gen_range(-m..=m);
-        let mut local = || LocalPolicy {
-            k: std::array::from_fn(|_| std::array::from_fn(|_| small(40))),
-            cb: std::array::from_fn(|_| i32::from(small(100)) * 64),
-            q: std::array::from_fn(|_| small(60)),
-        };
-        let local = [local(), local()];
-        random_policy_network(family, seed).with_local(Some(local))
     }
 
     /// [`random_network`] with its value heads zeroed: a policy network.
@@ -307,25 +262,6 @@ pub(crate) mod tests {
                 assert_eq!(to_bytes(&back), bytes);
             }
         }
-    }
-
-    #[test]
-    fn a_local_policy_term_survives_writing_and_reading() {
-        let net = random_local_policy_network(Family::Renju, 9);
-        let bytes = to_bytes(&net);
-        assert_eq!(u16::from_le_bytes([bytes[14], bytes[15]]), FLAG_LOCAL);
-        let back = parse(&bytes).unwrap();
-        for side in 0..2 {
-            assert_eq!(back.local_policy(side), net.local_policy(side));
-            assert!(back.local_policy(side).is_some());
-        }
-        assert_eq!(to_bytes(&back), bytes);
-        let mut short = bytes.clone();
-        short.truncate(bytes.len() - 2);
-        assert!(format!("{:#}", parse(&short).unwrap_err()).contains("file ends inside q"));
-        let mut flags = bytes;
-        flags[14] = 3;
-        assert!(format!("{:#}", parse(&flags).unwrap_err()).contains("unknown header flags 0x3"));
     }
 
     #[test]

@@ -18,42 +18,6 @@ pub struct Heads {
     pub(super) u: [[i16; HIDDEN]; CHANNELS],
 }
 
-/// One side to move's local policy term: per channel, a 3×3 convolution of the activations
-/// around a cell, clipped like an activation and weighted into the cell's logit.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LocalPolicy {
-    /// Kernel by tap (`3 × dy + dx`, the neighbour at `(x + dx − 1, y + dy − 1)`), then channel.
-    pub(super) k: [[i16; CHANNELS]; 9],
-    /// Bias per channel (scale `ACT_ONE × WEIGHT_ONE`).
-    pub(super) cb: [i32; CHANNELS],
-    /// Logit weight per channel (scale `WEIGHT_ONE`).
-    pub(super) q: [i16; CHANNELS],
-}
-
-impl LocalPolicy {
-    /// Whether the term adds anything to a logit.
-    pub fn is_zero(&self) -> bool {
-        self.q.iter().all(|&w| w == 0)
-    }
-
-    /// The term's logit ([`super::POLICY_ONE`] = 1.0) for a cell whose 3×3 neighbourhood has
-    /// the activations `taps` (zero off the board and on stones):
-    /// `Σ_c q_c × clamp((cb_c + Σ_t k_tc × a_tc) >> 6, 0, ACT_ONE) × ACT_ONE / WEIGHT_ONE`.
-    #[inline]
-    pub fn logit(&self, taps: &[[i16; CHANNELS]; 9]) -> i32 {
-        let mut pre = self.cb;
-        for (k, a) in self.k.iter().zip(taps) {
-            for c in 0..CHANNELS {
-                pre[c] += i32::from(k[c]) * i32::from(a[c]);
-            }
-        }
-        let sum = pre.iter().zip(&self.q).fold(0, |s, (&x, &w)| {
-            s + (x >> 6).clamp(0, ACT_ONE) * i32::from(w)
-        });
-        sum * (ACT_ONE / super::WEIGHT_ONE)
-    }
-}
-
 /// What the heads make of one position: the value logit and the first hidden layer (the
 /// policy's context).
 #[derive(Clone, Copy, Debug)]
@@ -144,41 +108,4 @@ pub fn policy_logit(act: &[i16; CHANNELS], weights: &[i32; CHANNELS]) -> i32 {
     act.iter()
         .zip(weights)
         .fold(0, |s, (&a, &w)| s + i32::from(a) * w)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_local_term_is_the_clipped_convolution_weighted_by_channel() {
-        let mut k = [[0i16; CHANNELS]; 9];
-        k[4][0] = 64; // the cell itself, weight 1.0, channel 0
-        k[0][1] = -32; // the upper-left neighbour, weight -0.5, channel 1
-        let mut q = [0i16; CHANNELS];
-        q[0] = 64;
-        q[1] = 128;
-        let local = LocalPolicy {
-            k,
-            cb: [0; CHANNELS],
-            q,
-        };
-        let mut taps = [[0i16; CHANNELS]; 9];
-        taps[4][0] = 200;
-        taps[0][1] = 100;
-        // Channel 0: clamp(200 × 64 >> 6) = 200, × 64; channel 1 is clipped to 0.
-        assert_eq!(local.logit(&taps), 200 * 64 * 4);
-        let lifted = LocalPolicy {
-            cb: std::array::from_fn(|c| if c == 1 { 100 * 64 } else { 0 }),
-            ..local.clone()
-        };
-        // Channel 1 now: (100 × 64 − 32 × 100) >> 6 = 50, × 128.
-        assert_eq!(lifted.logit(&taps), (200 * 64 + 50 * 128) * 4);
-        taps[4][0] = 256;
-        let over = LocalPolicy {
-            cb: std::array::from_fn(|c| if c == 0 { 100 * 64 } else { 0 }),
-            ..local
-        };
-        assert_eq!(over.logit(&taps), 256 * 64 * 4, "clipped at 1.0");
-    }
 }

@@ -26,9 +26,9 @@ use std::sync::{Arc, OnceLock, RwLock};
 use crate::core::RuleKind;
 
 #[cfg(test)]
-pub(crate) use file::tests::{random_local_policy_network, random_network, random_policy_network};
+pub(crate) use file::tests::{random_network, random_policy_network};
 pub use file::{load_file, parse, MAGIC};
-pub use infer::{policy_logit, Heads, Hidden, LocalPolicy};
+pub use infer::{policy_logit, Heads, Hidden};
 
 /// Feature channels per cell (one AVX2 register pair of `i16`).
 pub const CHANNELS: usize = 32;
@@ -123,8 +123,6 @@ pub struct Network {
     policy_reads_context: bool,
     /// Per side to move, the policy's channel weights without context (`p` alone).
     plain_policy: [[i32; CHANNELS]; 2],
-    /// Per side to move, the local policy term, if the file has one.
-    local: Option<Box<[LocalPolicy; 2]>>,
 }
 
 impl Network {
@@ -147,23 +145,7 @@ impl Network {
             has_policy,
             policy_reads_context,
             plain_policy,
-            local: None,
         }
-    }
-
-    /// This network with the local policy term `local` (none: without one).
-    fn with_local(mut self, local: Option<[LocalPolicy; 2]>) -> Network {
-        self.local = local
-            .filter(|l| l.iter().any(|s| !s.is_zero()))
-            .map(Box::new);
-        self.has_policy |= self.local.is_some();
-        self
-    }
-
-    /// The local policy term of the side to move (colour index), if the network has one.
-    #[inline]
-    pub fn local_policy(&self, side: usize) -> Option<&LocalPolicy> {
-        self.local.as_deref().map(|l| &l[side])
     }
 
     /// Whether the network has a value (a network whose value heads are all zero is a

@@ -6,9 +6,7 @@
 //! otherwise every candidate, ordered by the pattern values of both colours plus the
 //! learned ordering values when the tables in use have them (`eval::tables`).
 
-use std::cell::RefCell;
-
-use crate::board::{net_neighbourhood, Board, GenKind, Pattern4, Threat};
+use crate::board::{Board, GenKind, Pattern4, Threat};
 use crate::core::{Color, Pos};
 use crate::eval::weights::OrderWeights;
 use crate::net::{policy_logit, CHANNELS, POLICY_ONE};
@@ -111,17 +109,11 @@ fn add_policy(board: &Board, out: &mut [(Pos, i32)], weight: i32, memo: &mut Pol
         // memos are made for its board).
         memo.logits.resize(Pos::COUNT, 0);
     }
-    let side = board.side_to_move().index();
-    let channel_weights = net.policy_weights(side, || board.net_pool());
-    let local = net.local_policy(side);
-    let (width, height) = (board.width(), board.height());
+    let channel_weights = net.policy_weights(board.side_to_move().index(), || board.net_pool());
     let mut add = |act: &dyn Fn(Pos) -> [i16; CHANNELS], out: &mut [(Pos, i32)]| {
         let mut best = i32::MIN;
         for m in out.iter_mut() {
-            let mut logit = policy_logit(&act(m.0), &channel_weights);
-            if let Some(local) = local {
-                logit += local.logit(&net_neighbourhood(m.0, width, height, act));
-            }
+            let logit = policy_logit(&act(m.0), &channel_weights);
             memo.logits[m.0.index()] = logit;
             best = best.max(logit);
             m.1 += (i64::from(logit) * i64::from(weight) / i64::from(POLICY_ONE)) as i32;
@@ -130,62 +122,10 @@ fn add_policy(board: &Board, out: &mut [(Pos, i32)], weight: i32, memo: &mut Pol
     };
     if net.policy_reads_context() {
         board.with_net_activations(|act| add(act, out));
-    } else if local.is_some() {
-        // The local term reads each move's neighbours, most of them shared with other moves.
-        ACTIVATION_CACHE.with(|cache| {
-            let cache = &mut *cache.borrow_mut();
-            cache.clear();
-            let cache = RefCell::new(cache);
-            add(&|p| cache.borrow_mut().get(p, board), out);
-        });
     } else {
         add(&|p| board.net_activation_direct(p), out);
     }
     true
-}
-
-/// Activations computed from their line keys during one policy read, by cell: the local
-/// policy term reads each cell up to nine times. A generation stamp clears it.
-struct ActivationCache {
-    stamp: Vec<u32>,
-    acts: Vec<[i16; CHANNELS]>,
-    generation: u32,
-}
-
-impl ActivationCache {
-    /// Forgets every activation (a new position).
-    fn clear(&mut self) {
-        if self.stamp.is_empty() {
-            self.stamp = vec![0; Pos::COUNT];
-            self.acts = vec![[0; CHANNELS]; Pos::COUNT];
-        }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamp.fill(0);
-            self.generation = 1;
-        }
-    }
-
-    /// The activation of `p` on `board`, computed once per generation.
-    fn get(&mut self, p: Pos, board: &Board) -> [i16; CHANNELS] {
-        let i = p.index();
-        if self.stamp[i] != self.generation {
-            self.stamp[i] = self.generation;
-            self.acts[i] = board.net_activation_direct(p);
-        }
-        self.acts[i]
-    }
-}
-
-thread_local! {
-    /// Each search thread's [`ActivationCache`] (a policy read finishes before the next).
-    static ACTIVATION_CACHE: RefCell<ActivationCache> = const {
-        RefCell::new(ActivationCache {
-            stamp: Vec::new(),
-            acts: Vec::new(),
-            generation: 0,
-        })
-    };
 }
 
 /// [`generate`] by the pattern values alone.
@@ -253,44 +193,35 @@ mod tests {
     use super::*;
     use crate::board::testutil::setup;
     use crate::core::Rule;
-    use crate::net::{random_local_policy_network, random_policy_network, Family};
+    use crate::net::{random_policy_network, Family};
 
     #[test]
     fn the_policy_adds_its_weighted_logits_to_the_ordering_scores() {
         let mut b = setup(Rule::RENJU, "h8 i9 j8", "i8 h9", Color::White);
         let mut plain = Vec::new();
         generate_by_patterns(&mut b, Threat::None, &mut plain);
-        let mut orders = Vec::new();
-        for net in [
-            random_policy_network(Family::Renju, 3),
-            random_local_policy_network(Family::Renju, 3),
-        ] {
-            let net = Arc::new(net);
-            b.set_network(Some(Arc::clone(&net)));
-            let heads = net.heads(Color::White.index());
-            let weights = heads.policy_weights(&heads.hidden(&b.net_pool()).h1);
-            let mut changed = 0;
-            for weight in [0, 150, 2000] {
-                let mut scored = plain.clone();
-                let mut memo = PolicyMemo::for_board(&b);
-                memo.active = add_policy(&b, &mut scored, weight, &mut memo);
-                assert_eq!(memo.active, weight != 0);
-                let logit = |p| b.net_policy_logit(p, &weights);
-                let best = plain.iter().map(|m| logit(m.0)).max().unwrap();
-                for (&(p, before), &(q, after)) in plain.iter().zip(&scored) {
-                    assert_eq!(p, q);
-                    let expected =
-                        before + (i64::from(logit(p)) * i64::from(weight) / 65536) as i32;
-                    assert_eq!(after, expected, "{p:?} at weight {weight}");
-                    changed += usize::from(after != before);
-                    let gap = (weight != 0).then(|| best - logit(p));
-                    assert_eq!(memo.gap(p), gap, "{p:?} at weight {weight}");
-                }
-                orders.push(scored);
+        let net = Arc::new(random_policy_network(Family::Renju, 3));
+        b.set_network(Some(Arc::clone(&net)));
+        let heads = net.heads(Color::White.index());
+        let weights = heads.policy_weights(&heads.hidden(&b.net_pool()).h1);
+        let mut changed = 0;
+        for weight in [0, 150, 2000] {
+            let mut scored = plain.clone();
+            let mut memo = PolicyMemo::for_board(&b);
+            memo.active = add_policy(&b, &mut scored, weight, &mut memo);
+            assert_eq!(memo.active, weight != 0);
+            let logit = |p| policy_logit(&b.net_activation(p), &weights);
+            let best = plain.iter().map(|m| logit(m.0)).max().unwrap();
+            for (&(p, before), &(q, after)) in plain.iter().zip(&scored) {
+                assert_eq!(p, q);
+                let expected = before + (i64::from(logit(p)) * i64::from(weight) / 65536) as i32;
+                assert_eq!(after, expected, "{p:?} at weight {weight}");
+                changed += usize::from(after != before);
+                let gap = (weight != 0).then(|| best - logit(p));
+                assert_eq!(memo.gap(p), gap, "{p:?} at weight {weight}");
             }
-            assert!(changed > plain.len(), "the random policy moves the scores");
         }
-        assert_ne!(orders[2], orders[5], "the local term changes the scores");
+        assert!(changed > plain.len(), "the random policy moves the scores");
         b.set_network(None);
         let mut scored = plain.clone();
         assert!(!add_policy(

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use pentad::board::Board;
 use pentad::core::{Pos, Rule};
-use pentad::net::{self, Network, POLICY_ONE, VALUE_ONE};
+use pentad::net::{self, policy_logit, Network, POLICY_ONE, VALUE_ONE};
 
 /// Largest difference allowed between the engine's logits and the trainer's printed ones.
 const BOUND: f64 = 1e-4;
@@ -42,7 +42,8 @@ fn check_line(net: &Arc<Network>, line: &str) {
         let (xy, logit) = cell.split_once(':').unwrap();
         let (x, y) = xy.split_once(',').unwrap();
         let p = Pos::new(x.parse().unwrap(), y.parse().unwrap());
-        let got = f64::from(board.net_policy_logit(p, &weights)) / f64::from(POLICY_ONE);
+        let got =
+            f64::from(policy_logit(&board.net_activation(p), &weights)) / f64::from(POLICY_ONE);
         let want: f64 = logit.parse().unwrap();
         assert!(
             (got - want).abs() <= BOUND,
