@@ -28,6 +28,8 @@ pub mod limits;
 mod lmr;
 pub mod memory;
 mod movegen;
+#[cfg(target_os = "linux")]
+mod pages;
 pub mod params;
 pub mod pns;
 mod pvs;

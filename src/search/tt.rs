@@ -11,6 +11,8 @@ use std::thread::JoinHandle;
 use crate::core::Pos;
 
 use super::memory::PREFAULT_MAX_BYTES;
+#[cfg(target_os = "linux")]
+use super::pages::HugeRegion;
 use super::score::Score;
 
 /// Entries per bucket (4 × 16 bytes = one 64-byte cache line).
@@ -124,9 +126,50 @@ fn prefault(table: &Table, cancel: &AtomicBool) {
     }
 }
 
+/// Where the entries live: the global allocator, or (Linux, when the machine has room for
+/// them) a mapping backed by huge pages (`search::pages`).
+enum Storage {
+    Heap(Box<[Entry]>),
+    #[cfg(target_os = "linux")]
+    Huge(HugeRegion),
+}
+
+impl Storage {
+    /// `n` zeroed entries (`n` a multiple of [`BUCKET_ENTRIES`]): on huge pages where
+    /// [`HugeRegion::for_table`] allows, else from [`zeroed_entries`]; `None` if not even one
+    /// bucket can be had.
+    fn zeroed(n: usize) -> Option<Storage> {
+        #[cfg(target_os = "linux")]
+        if let Some(region) = n.checked_mul(ENTRY_BYTES).and_then(HugeRegion::for_table) {
+            return Some(Storage::Huge(region));
+        }
+        zeroed_entries(n).map(Storage::Heap)
+    }
+}
+
+impl std::ops::Deref for Storage {
+    type Target = [Entry];
+
+    fn deref(&self) -> &[Entry] {
+        match self {
+            Storage::Heap(entries) => entries,
+            #[cfg(target_os = "linux")]
+            // SAFETY: the region is zeroed memory of `len()` bytes aligned to a huge page, so
+            // it holds `len() / ENTRY_BYTES` valid, aligned entries (all-zero bytes are valid
+            // atomics), owned by the region for as long as `self` lives.
+            Storage::Huge(region) => unsafe {
+                std::slice::from_raw_parts(
+                    region.as_ptr().cast::<Entry>(),
+                    region.len() / ENTRY_BYTES,
+                )
+            },
+        }
+    }
+}
+
 /// The entries, shared with the thread that prefaults them.
 struct Table {
-    entries: Box<[Entry]>,
+    entries: Storage,
 }
 
 impl Drop for TTable {
@@ -198,8 +241,13 @@ impl TTable {
     /// A table of about `bytes` bytes (at least one bucket).
     pub fn new(bytes: usize) -> TTable {
         let buckets = (bytes / (BUCKET_ENTRIES * ENTRY_BYTES)).clamp(1, usize::MAX / 256);
-        let entries = zeroed_entries(buckets * BUCKET_ENTRIES)
+        let entries = Storage::zeroed(buckets * BUCKET_ENTRIES)
             .unwrap_or_else(|| std::alloc::handle_alloc_error(std::alloc::Layout::new::<Entry>()));
+        TTable::on(entries)
+    }
+
+    /// A table on zeroed `entries` (at least one bucket), prefaulted by its own thread.
+    fn on(entries: Storage) -> TTable {
         let buckets = entries.len() / BUCKET_ENTRIES;
         let table = Arc::new(Table { entries });
         let cancel = Arc::new(AtomicBool::new(false));
@@ -253,7 +301,7 @@ impl TTable {
         self.stop_prefault();
         // Free the old table first so that both never coexist.
         self.table = Arc::new(Table {
-            entries: Box::new([]),
+            entries: Storage::Heap(Box::new([])),
         });
         *self = TTable::new(bytes);
     }
@@ -534,6 +582,37 @@ mod tests {
         assert!(entries.iter().all(|e| e.data.load(Relaxed) == 0));
         // Nothing at all: None, not an abort.
         assert!(zeroed_entries_with(1 << 10, |_| std::ptr::null_mut()).is_none());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_table_on_huge_pages_stores_and_probes() {
+        let region = HugeRegion::map(4 << 20, 2 << 20).expect("a 4 MiB mapping");
+        let mut tt = TTable::on(Storage::Huge(region));
+        tt.wait_prefault();
+        assert_eq!(tt.bytes(), 4 << 20);
+        assert!(tt.table.entries.iter().all(|e| e.data.load(Relaxed) == 0));
+        let keys: Vec<u64> = (1..=1000u64)
+            .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect();
+        for (i, &k) in keys.iter().enumerate() {
+            tt.store(
+                k,
+                Pos::new(i % 15, i / 15 % 15),
+                i as Score,
+                0,
+                5,
+                Bound::Lower,
+            );
+        }
+        for (i, &k) in keys.iter().enumerate() {
+            let hit = tt.probe(k).expect("stored");
+            assert_eq!((hit.value, hit.depth), (i as Score, 5));
+        }
+        // Resizing gives the memory back and makes a fresh table.
+        tt.resize(1 << 20);
+        assert_eq!(tt.bytes(), 1 << 20);
+        assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
     }
 
     #[test]
