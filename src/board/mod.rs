@@ -21,6 +21,7 @@ mod incr;
 mod movegen;
 mod pattern;
 mod queries;
+mod random;
 #[cfg(test)]
 pub(crate) mod testutil;
 mod values;
@@ -30,6 +31,7 @@ pub use candidates::Candidates;
 pub use movegen::GenKind;
 pub use pattern::{Pattern, Pattern4};
 pub use queries::{Threat, UNDEFENDED_THREAT_LOSS_PLIES};
+pub use random::random_games;
 pub use values::{
     pcode, pcode_class, pcode_codes, pcode_of_packed, pcode_patterns, CellValues, OrderValues,
     N_PCODES,
