@@ -9,6 +9,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
 use std::time::Duration;
 
 use pentad::core::{Pos, Rule};
@@ -17,6 +18,8 @@ use pentad::protocol::PV_INFO_KEYS;
 
 /// How long the person let the engine think before pressing Stop.
 const THINK_MS: u64 = 700;
+/// How long a stopped search may take to print its move on a loaded machine.
+const MOVE_WAIT: Duration = Duration::from_secs(60);
 /// The move both sessions block (`block g7` in the GUI) before the engine's second search.
 const BLOCKED: &str = "8,6";
 
@@ -31,8 +34,9 @@ fn script_lines(text: &str) -> impl Iterator<Item = &str> {
         .filter(|l| !l.starts_with('#') && !l.is_empty())
 }
 
-/// Sends the recorded lines to a fresh engine running in `dir` (`@ stop`: wait, then
-/// `yxstop`), ends it, and returns everything it printed.
+/// Sends the recorded lines to a fresh engine running in `dir` (`@ stop`: wait, send
+/// `yxstop`, then wait for the move, as the GUI does before it sends anything else), ends
+/// it once it has answered everything, and returns everything it printed.
 fn replay(script: &str, dir: &Path) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-pentad"))
         .arg("--force-utf8")
@@ -44,24 +48,46 @@ fn replay(script: &str, dir: &Path) -> Vec<String> {
         .expect("engine starts");
     let mut stdin = child.stdin.take().unwrap();
     let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
     let reader = std::thread::spawn(move || {
-        BufReader::new(stdout)
-            .lines()
-            .map_while(Result::ok)
-            .collect::<Vec<String>>()
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
     });
+    let mut out = Vec::new();
     for line in script_lines(script) {
         if line == "@ stop" {
             std::thread::sleep(Duration::from_millis(THINK_MS));
             writeln!(stdin, "yxstop").unwrap();
+            // A loaded machine may answer late; the GUI waits for the move, and so does this.
+            loop {
+                let got = rx.recv_timeout(MOVE_WAIT).expect("a move after yxstop");
+                let is_move = on_board(&got);
+                out.push(got);
+                if is_move {
+                    break;
+                }
+            }
         } else {
             writeln!(stdin, "{line}").unwrap();
         }
     }
-    std::thread::sleep(Duration::from_millis(THINK_MS));
+    // END exits soon even if commands before it are still being answered: first an
+    // `ABOUT` (which the sessions never send), whose answer comes after every earlier one.
+    writeln!(stdin, "ABOUT").unwrap();
+    loop {
+        let got = rx.recv_timeout(MOVE_WAIT).expect("the ABOUT answer");
+        if got.starts_with("name=") {
+            break; // the marker itself is not part of the session
+        }
+        out.push(got);
+    }
     writeln!(stdin, "END").unwrap();
     drop(stdin);
-    let out = reader.join().unwrap();
+    out.extend(rx.iter());
+    reader.join().unwrap();
     assert!(child.wait().unwrap().success());
     out
 }
