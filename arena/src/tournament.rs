@@ -83,6 +83,8 @@ pub struct PairSummary {
     pub first: String,
     pub second: String,
     pub wld: Wld,
+    /// The first engine's results in the games it played as Black (as White: `wld` less these).
+    pub as_black: Wld,
     /// Complete game pairs by the first engine's pair score.
     pub penta: Pentanomial,
     /// Games per ending reason.
@@ -160,6 +162,24 @@ fn fmt_elo(v: f64) -> String {
     }
 }
 
+/// The first engine's score by colour: `As Black: W - L - D [score]; as White: …`. In
+/// gomoku the colour often decides more than the engines do.
+fn colour_line(p: &PairSummary) -> String {
+    let b = &p.as_black;
+    let w = Wld {
+        wins: p.wld.wins - b.wins,
+        losses: p.wld.losses - b.losses,
+        draws: p.wld.draws - b.draws,
+    };
+    let part = |x: &Wld| format!("{} - {} - {} [{:.3}]", x.wins, x.losses, x.draws, x.score());
+    format!(
+        "{} as Black: {}; as White: {}\n",
+        p.first,
+        part(b),
+        part(&w)
+    )
+}
+
 /// The summary lines of one pair, as printed at the end.
 pub fn pair_report(p: &PairSummary, sprt: Option<&SprtConfig>, pairs_mode: bool) -> String {
     let mut s = String::new();
@@ -214,6 +234,7 @@ pub fn pair_report(p: &PairSummary, sprt: Option<&SprtConfig>, pairs_mode: bool)
             }
         ));
     }
+    s.push_str(&colour_line(p));
     s.push_str(&format!(
         "Ptnml(0-2): [{}, {}, {}, {}, {}] ({} game pairs)\n",
         p.penta[0], p.penta[1], p.penta[2], p.penta[3], p.penta[4], npairs
@@ -446,6 +467,9 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary>
         };
         let ps = &mut summary.pairs[spec.pair];
         ps.wld.add(score);
+        if first_color == Color::Black {
+            ps.as_black.add(score);
+        }
         *ps.reasons.entry(res.reason).or_insert(0) += 1;
         if res.reason.is_abnormal() {
             if let Some(w) = res.winner {
@@ -519,6 +543,11 @@ mod tests {
                 losses: 3,
                 draws: 0,
             },
+            as_black: Wld {
+                wins: 4,
+                losses: 0,
+                draws: 0,
+            },
             penta: [0, 1, 0, 3, 0],
             ..Default::default()
         };
@@ -536,6 +565,10 @@ mod tests {
             "{r}"
         );
         assert!(r.contains("Endings: five 8, foul 0"), "{r}");
+        assert!(
+            r.contains("A as Black: 4 - 0 - 0 [1.000]; as White: 1 - 3 - 0 [0.250]\n"),
+            "{r}"
+        );
         assert!(
             r.contains("llr 1.000 (34.0%), lbound -2.944, ubound 2.944 - no decision yet"),
             "{r}"

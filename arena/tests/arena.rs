@@ -183,6 +183,26 @@ fn sane_match_records_parse_back() {
         p.wld.wins, p.wld.losses, p.wld.draws
     )));
     assert!(out.contains("Ptnml(0-2): ["), "{out}");
+    // The score by colour counts the first engine's games as Black.
+    let as_black: Vec<&str> = sum
+        .records
+        .iter()
+        .filter(|r| r.black == "Test-sane")
+        .map(|r| r.result.as_str())
+        .collect();
+    assert_eq!(as_black.len(), 4);
+    let count = |res: &str| as_black.iter().filter(|&&r| r == res).count() as u32;
+    assert_eq!(
+        (p.as_black.wins, p.as_black.losses, p.as_black.draws),
+        (count("1-0"), count("0-1"), count("1/2-1/2"))
+    );
+    assert!(
+        out.contains(&format!(
+            "Test-sane as Black: {} - {} - {} [",
+            p.as_black.wins, p.as_black.losses, p.as_black.draws
+        )),
+        "{out}"
+    );
 
     // JSON lines: parse as generic JSON (field names) and as records; replay every game.
     let text = std::fs::read_to_string(&json).unwrap();
