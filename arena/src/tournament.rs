@@ -162,7 +162,7 @@ fn fmt_elo(v: f64) -> String {
     }
 }
 
-/// The first engine's score by colour: `As Black: W - L - D [score]; as White: …`. In
+/// The first engine's score by colour: `NAME as Black: W - L - D [score]; as White: …`. In
 /// gomoku the colour often decides more than the engines do.
 fn colour_line(p: &PairSummary) -> String {
     let b = &p.as_black;
