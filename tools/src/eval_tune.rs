@@ -13,7 +13,7 @@
 use anyhow::{bail, Context, Result};
 use pentad::board::{Board, Pattern, Pattern4};
 use pentad::core::{Color, Pos, Rule, RuleKind};
-use pentad::eval::weights;
+use pentad::eval::{self, weights};
 
 use crate::fit::{self, sigmoid, Adam};
 use crate::games_file;
@@ -42,6 +42,11 @@ pub struct Args {
     /// combinations keep their values (the search's tactics lean on them).
     #[arg(long)]
     pub below_threes: bool,
+    /// Keep the tempo and the one-stone line weights (and their fine corrections) as they
+    /// are: every stone makes dozens of one-stone cells, so these act as the evaluation's
+    /// tempo term, at a sharp optimum for the search's margins (docs/eval-tuning.md).
+    #[arg(long)]
+    pub keep_one_stone: bool,
     /// Print the weights moved this fraction of the way from the current ones to the fit
     /// (a cautious step when the targets come from another engine).
     #[arg(long, default_value_t = 1.0)]
@@ -72,10 +77,19 @@ const NFIT: usize = NP + 1;
 /// move).
 const COLOUR: usize = NP;
 
+/// Which weights a fit leaves as they are, beyond those that always stay.
+#[derive(Clone, Copy, Debug, Default)]
+struct Freeze {
+    /// Threes and stronger shapes (`--below-threes`).
+    tactical: bool,
+    /// The tempo and the one-stone line weights (`--keep-one-stone`).
+    one_stone: bool,
+}
+
 /// Weights that stay as they are: fives and open fours are wins (the search's static win
-/// check), dead and overline cells carry no value.
-fn frozen(i: usize, below_threes: bool) -> bool {
-    if below_threes && tactical(i) {
+/// check), dead and overline cells carry no value; and those `freeze` names.
+fn frozen(i: usize, freeze: Freeze) -> bool {
+    if (freeze.tactical && tactical(i)) || (freeze.one_stone && one_stone(i)) {
         return true;
     }
     let cell_fixed = |k: usize| k == Pattern4::None as usize || k == Pattern4::Five as usize;
@@ -90,6 +104,17 @@ fn frozen(i: usize, below_threes: bool) -> bool {
         i if i < 1 + 2 * N4 => cell_fixed(i - 1 - N4),
         i if i < 1 + 2 * N4 + NL => line_fixed(i - 1 - 2 * N4),
         i => line_fixed(i - 1 - 2 * N4 - NL),
+    }
+}
+
+/// Whether weight `i` is the tempo or a one-stone line weight (either side's).
+fn one_stone(i: usize) -> bool {
+    let one = |k: usize| k == Pattern::Block1 as usize || k == Pattern::Flex1 as usize;
+    match i {
+        0 => true,
+        i if (1 + 2 * N4..1 + 2 * N4 + NL).contains(&i) => one(i - 1 - 2 * N4),
+        i if (1 + 2 * N4 + NL..NP).contains(&i) => one(i - 1 - 2 * N4 - NL),
+        _ => false,
     }
 }
 
@@ -157,6 +182,9 @@ fn quiet(b: &Board) -> bool {
 #[derive(Clone, Copy)]
 struct Sample {
     x: [f64; NP],
+    /// What the evaluation adds to the linear part (the learned tables' cells and threat
+    /// value): a fixed offset the fitted weights work on top of.
+    base: f64,
     /// Result for the side to move: 1 win, 0.5 draw, 0 loss.
     result: f64,
     /// Search score for the side to move, when the record has one (games files).
@@ -251,6 +279,7 @@ fn load(records: &[Record], renju: bool) -> Vec<Sample> {
         let Ok(mut b) = Board::new(r.width, r.height, r.rule) else {
             continue;
         };
+        eval::prepare(&mut b);
         for (ply, &m) in r.moves.iter().enumerate() {
             if ply >= r.opening_plies && quiet(&b) {
                 let black = b.side_to_move() == Color::Black;
@@ -264,6 +293,7 @@ fn load(records: &[Record], renju: bool) -> Vec<Sample> {
                 if !score.is_some_and(|s| s.abs() >= MATE_LABEL) {
                     out.push(Sample {
                         x: features(&b),
+                        base: f64::from(eval::evaluate_classical(&b) - eval::evaluate_linear(&b)),
                         result,
                         score,
                         y: result,
@@ -295,7 +325,7 @@ fn set_targets(samples: &mut [Sample], blend: f64, scale: f64) {
 /// The evaluation of sample `s` under weights `w`.
 fn eval_of(s: &Sample, w: &[f64]) -> f64 {
     let colour = if s.black { w[COLOUR] } else { -w[COLOUR] };
-    s.x.iter().zip(w).map(|(a, b)| a * b).sum::<f64>() + colour
+    s.base + s.x.iter().zip(w).map(|(a, b)| a * b).sum::<f64>() + colour
 }
 
 fn loss(samples: &[Sample], w: &[f64], scale: f64) -> f64 {
@@ -331,7 +361,7 @@ fn fit(
     start: &[f64],
     scale: f64,
     steps: usize,
-    below_threes: bool,
+    freeze: Freeze,
     name: &str,
 ) -> Vec<f64> {
     let progress = Progress::new(steps as u64, &format!("fitting {name}"));
@@ -352,7 +382,7 @@ fn fit(
         // A frozen weight gets no gradient, so Adam never moves it; the others are pulled
         // towards their starting values.
         for i in 0..NFIT {
-            g[i] = if frozen(i, below_threes) {
+            g[i] = if frozen(i, freeze) {
                 0.0
             } else {
                 g[i] / n + l2 * (w[i] - start[i])
@@ -446,7 +476,11 @@ pub fn run(args: &Args) -> Result<()> {
             loss(&test, &start, scale),
             loss(&test_results, &start, scale)
         );
-        let w = fit(&train, &start, scale, args.steps, args.below_threes, name);
+        let freeze = Freeze {
+            tactical: args.below_threes,
+            one_stone: args.keep_one_stone,
+        };
+        let w = fit(&train, &start, scale, args.steps, freeze, name);
         println!(
             "fitted weights:  fit loss {:.6}, held-out loss {:.6} (on results alone {:.6})",
             loss(&train, &w, scale),
@@ -517,12 +551,17 @@ mod tests {
         for rule in ["renju", "freestyle", "standard", "caro"] {
             let rule = Rule::from_name(rule).unwrap();
             let mut b = Board::new(15, 15, rule).unwrap();
+            eval::prepare(&mut b);
             let w = current_weights(rule.kind);
+            let mut with_tables = 0;
             for m in [
                 "h8", "h9", "i9", "g7", "j10", "i8", "g9", "f8", "k11", "j9", "g10",
             ] {
                 b.make_move(Pos::from_human(m).unwrap());
-                let e: f64 = features(&b).iter().zip(&w).map(|(a, b)| a * b).sum();
+                // The learned tables (renju's) add to the linear part as a fixed offset.
+                let base = f64::from(eval::evaluate_classical(&b) - eval::evaluate_linear(&b));
+                with_tables += usize::from(base != 0.0);
+                let e: f64 = base + features(&b).iter().zip(&w).map(|(a, b)| a * b).sum::<f64>();
                 // The engine rounds the one-stone corrections (sixteenths) to whole points.
                 let engine = f64::from(evaluate(&b));
                 assert!(
@@ -530,6 +569,11 @@ mod tests {
                     "{rule:?} after {m}: {e} against {engine}"
                 );
             }
+            assert_eq!(
+                with_tables > 0,
+                rule.kind == RuleKind::Renju,
+                "{rule:?}: only renju has built-in tables"
+            );
         }
     }
 
@@ -548,7 +592,7 @@ mod tests {
             cell_me(Pattern4::Block4),
             line_opp(Pattern::Flex3),
         ] {
-            assert!(frozen(i, true) && !frozen(i, false), "weight {i}");
+            assert!(frozen(i, TACTICAL) && !frozen(i, NONE), "weight {i}");
         }
         for i in [
             0,
@@ -556,10 +600,46 @@ mod tests {
             line_opp(Pattern::Block3),
             COLOUR,
         ] {
-            assert!(!frozen(i, true), "weight {i}");
+            assert!(!frozen(i, TACTICAL), "weight {i}");
         }
         // The wins stay frozen either way.
-        assert!(frozen(cell_me(Pattern4::Flex4), false));
+        assert!(frozen(cell_me(Pattern4::Flex4), NONE));
+    }
+
+    const NONE: Freeze = Freeze {
+        tactical: false,
+        one_stone: false,
+    };
+    const TACTICAL: Freeze = Freeze {
+        tactical: true,
+        one_stone: false,
+    };
+
+    #[test]
+    fn keep_one_stone_freezes_the_tempo_and_one_stone_lines_only() {
+        let keep = Freeze {
+            tactical: false,
+            one_stone: true,
+        };
+        let line_me = |p: Pattern| 1 + 2 * N4 + p as usize;
+        let line_opp = |p: Pattern| 1 + 2 * N4 + NL + p as usize;
+        for i in [
+            0,
+            line_me(Pattern::Block1),
+            line_me(Pattern::Flex1),
+            line_opp(Pattern::Block1),
+            line_opp(Pattern::Flex1),
+        ] {
+            assert!(frozen(i, keep) && !frozen(i, NONE), "weight {i}");
+        }
+        for i in [
+            1 + Pattern4::Flex2 as usize,
+            line_me(Pattern::Block2),
+            line_opp(Pattern::Flex2),
+            COLOUR,
+        ] {
+            assert!(!frozen(i, keep), "weight {i}");
+        }
     }
 
     #[test]
