@@ -45,13 +45,15 @@ pub const RENJU: EvalWeights = EvalWeights {
     fine_opp_block1: 1,
 };
 
-/// Weights for freestyle, standard and caro (no forbidden points).
+/// Weights for freestyle, standard and caro (no forbidden points): fitted to the results of
+/// Rapfi with its model playing on from positions of Pentad's games, the tempo and the
+/// one-stone weights kept (`eval-tune --keep-one-stone`, docs/eval-tuning.md).
 pub const GOMOKU: EvalWeights = EvalWeights {
     tempo: 5,
-    cell_me: [0, 0, -11, 8, 3, 24, 24, 51, 56, 27, 94, 160, 300, 0],
-    cell_opp: [0, 0, -11, 3, -3, 13, 8, 36, 26, 8, 69, 221, 165, 0],
-    line_me: [0, 0, -1, -1, 0, 9, 3, 20, 60, 30, 0],
-    line_opp: [0, 0, -2, -1, 0, 9, 7, 24, 68, 70, 0],
+    cell_me: [0, 0, 0, -4, -4, 19, 25, 51, 54, 12, 103, 160, 300, 0],
+    cell_opp: [0, 0, -7, -8, -13, 8, 0, 21, 22, -15, 60, 267, 188, 0],
+    line_me: [0, 0, -1, -1, 3, 5, 16, 16, 54, 30, 0],
+    line_opp: [0, 0, -2, -1, 4, 8, 18, 31, 76, 96, 0],
     fine_me_block1: 0,
     fine_opp_block1: 0,
 };

@@ -10,14 +10,14 @@
 //! to move won, by its evaluation and its colour. A unit test checks the feature extraction
 //! against `evaluate`.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use pentad::board::{Board, Pattern, Pattern4};
-use pentad::core::{Color, Pos, Rule, RuleKind};
+use pentad::core::{Color, RuleKind};
 use pentad::eval::{self, weights};
 
 use crate::fit::{self, sigmoid, Adam};
-use crate::games_file;
 use crate::progress::Progress;
+use crate::records::{read_records, Record};
 
 /// Options of `pentad-tools eval-tune`.
 #[derive(clap::Args, Debug)]
@@ -195,77 +195,6 @@ struct Sample {
     game: usize,
     /// Black is to move.
     black: bool,
-}
-
-/// One recorded game, whatever file it came from.
-struct Record {
-    rule: Rule,
-    width: usize,
-    height: usize,
-    /// Result for Black: 1, 0.5 or 0.
-    black_score: f64,
-    opening_plies: usize,
-    moves: Vec<Pos>,
-    /// Search score of each searched move for the side that played it (empty: none).
-    scores: Vec<i32>,
-}
-
-/// The games of a pentad-arena `--results` file (games with an unknown rule, result or
-/// move are left out).
-fn read_results(file: &str) -> Result<Vec<Record>> {
-    let mut out = Vec::new();
-    for g in pentad_arena::read_results(file)? {
-        let (Some(rule), Some(black_score), Some(moves)) =
-            (Rule::from_name(&g.rule), g.black_score(), g.points())
-        else {
-            continue;
-        };
-        out.push(Record {
-            rule,
-            width: g.width,
-            height: g.height,
-            black_score,
-            opening_plies: g.opening_plies,
-            moves,
-            scores: Vec::new(),
-        });
-    }
-    Ok(out)
-}
-
-/// The games of a `pentad-tools selfplay` games file.
-fn read_games_file(file: &str) -> Result<Vec<Record>> {
-    let mut out = Vec::new();
-    for g in games_file::read(file)? {
-        let Some(rule) = Rule::from_name(&g.rule) else {
-            continue;
-        };
-        out.push(Record {
-            rule,
-            width: g.width,
-            height: g.height,
-            black_score: g.result.for_side(Color::Black) as f64,
-            opening_plies: g.opening_plies,
-            moves: g.moves,
-            scores: g.scores,
-        });
-    }
-    Ok(out)
-}
-
-/// The games of `files`: pentad-arena JSON records or selfplay games files (told apart by
-/// a first character `{`).
-fn read_records(files: &[String]) -> Result<Vec<Record>> {
-    let mut out = Vec::new();
-    for file in files.iter().filter(|f| !f.is_empty()) {
-        let text = std::fs::read_to_string(file).with_context(|| file.clone())?;
-        if text.trim_start().starts_with('{') {
-            out.extend(read_results(file)?);
-        } else {
-            out.extend(read_games_file(file)?);
-        }
-    }
-    Ok(out)
 }
 
 /// Quiet positions of `records` whose rule is in the weight family of `renju` (renju, or
@@ -544,6 +473,7 @@ fn print_set(name: &str, w: &[f64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pentad::core::{Pos, Rule};
     use pentad::eval::evaluate;
 
     #[test]

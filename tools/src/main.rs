@@ -6,6 +6,7 @@
 mod agree;
 mod analyse;
 mod board_speed;
+mod cuts;
 mod eval_tune;
 mod fit;
 mod games_file;
@@ -16,6 +17,7 @@ mod parallel;
 mod positions;
 mod progress;
 mod prove;
+mod records;
 mod selfplay;
 mod spsa;
 mod static_eval;
@@ -45,6 +47,9 @@ enum Command {
     Openings(openings::Args),
     /// Fit the evaluation weights to recorded game results (Texel method).
     EvalTune(eval_tune::Args),
+    /// Positions cut from recorded games at random plies, as an openings file (for a
+    /// stronger engine to play on, labelling them for `eval-tune`).
+    Cuts(cuts::Args),
     /// Play training games in this process (resumable), with search scores.
     Selfplay(selfplay::Args),
     /// Join the games files of a sharded selfplay run into one.
@@ -90,6 +95,7 @@ fn main() {
         Command::Tactics(a) => tactics::run(a),
         Command::Openings(a) => openings::run(a),
         Command::EvalTune(a) => eval_tune::run(a),
+        Command::Cuts(a) => cuts::run(a),
         Command::Selfplay(a) => selfplay::run(a),
         Command::MergeGames(a) => games_file::merge(a),
         Command::Label(a) => label::run(a),
