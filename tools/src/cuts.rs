@@ -3,8 +3,10 @@
 //! (`pentad-arena` without `--repeat`) and its results label the positions the recorded
 //! games reached (`eval-tune` reads those records; docs/eval-tuning.md).
 
+use std::collections::HashSet;
+
 use anyhow::{bail, Context, Result};
-use pentad::core::Rule;
+use pentad::core::{Pos, Rule};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -64,17 +66,34 @@ fn candidate_plies(r: &Record, args: &Args) -> Vec<usize> {
         .collect()
 }
 
-/// The cut positions of `records`, as openings lines, shuffled.
+/// A position by its stones, whatever the order they came in: each colour's, sorted.
+fn position_key(moves: &[Pos]) -> [Vec<Pos>; 2] {
+    let mut sides = [Vec::new(), Vec::new()];
+    for (ply, &m) in moves.iter().enumerate() {
+        sides[ply % 2].push(m);
+    }
+    for side in &mut sides {
+        side.sort_unstable();
+    }
+    sides
+}
+
+/// The cut positions of `records`, as openings lines, shuffled. Each position comes once:
+/// games that share their first moves (self-play from one opening list) would otherwise
+/// give the same cut many times, and the labelling engine would play it again each time.
 fn cuts(records: &[Record], args: &Args, rule: Rule) -> Vec<String> {
     let mut rng = StdRng::seed_from_u64(args.seed);
     let mut out = Vec::new();
+    let mut seen = HashSet::new();
     for r in records
         .iter()
         .filter(|r| r.rule == rule && r.width == args.size && r.height == args.size)
     {
         let plies = candidate_plies(r, args);
         for &ply in plies.choose_multiple(&mut rng, args.per_game) {
-            out.push(r.moves[..ply].iter().map(|m| m.to_human()).collect());
+            if seen.insert(position_key(&r.moves[..ply])) {
+                out.push(r.moves[..ply].iter().map(|m| m.to_human()).collect());
+            }
         }
     }
     out.shuffle(&mut rng);
@@ -152,6 +171,21 @@ mod tests {
         for l in &lines {
             assert!(whole.starts_with(l.as_str()), "{l}");
         }
+    }
+
+    #[test]
+    fn a_position_is_cut_once_however_its_stones_came() {
+        let a = args(&["--per-game", "50"]);
+        // The same game twice, and once with Black's first two stones in the other order.
+        let mut swapped = record();
+        swapped.moves.swap(0, 2);
+        let games = vec![record(), record(), swapped];
+        let mut lines = cuts(&games, &a, Rule::RENJU);
+        let mut once = cuts(&[record()], &a, Rule::RENJU);
+        lines.sort();
+        once.sort();
+        assert_eq!(lines, once);
+        assert_eq!(lines.len(), 4);
     }
 
     #[test]
