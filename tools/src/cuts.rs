@@ -108,15 +108,16 @@ pub fn run(args: &Args) -> Result<()> {
     if args.min_ply > args.max_ply {
         bail!("--min-ply must not exceed --max-ply");
     }
-    let records = read_records(&args.games)?;
-    let lines = cuts(&records, args, rule);
+    let games = read_records(&args.games)?;
+    let lines = cuts(&games.records, args, rule);
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     std::fs::write(&args.out, text).with_context(|| format!("cannot write {}", args.out))?;
     println!(
-        "{} positions from {} games in {}",
+        "{} positions from {} games in {} ({} repeated games left out)",
         lines.len(),
-        records.len(),
-        args.out
+        games.records.len(),
+        args.out,
+        games.repeats
     );
     Ok(())
 }

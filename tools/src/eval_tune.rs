@@ -375,7 +375,11 @@ pub fn run(args: &Args) -> Result<()> {
     if args.scale.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
         bail!("--scale must be a positive number");
     }
-    let records = read_records(&args.games)?;
+    let games = read_records(&args.games)?;
+    if games.repeats > 0 {
+        println!("{} repeated games left out", games.repeats);
+    }
+    let records = games.records;
     for (name, kind) in [("RENJU", RuleKind::Renju), ("GOMOKU", RuleKind::Freestyle)] {
         let samples = load(&records, kind == RuleKind::Renju);
         if samples.len() < MIN_POSITIONS {
@@ -582,7 +586,9 @@ mod tests {
             "0 renju 15x15 1-0 2 h8,i9,h9,h7,g8,i10 40,-60,80,29000\n",
         )
         .unwrap();
-        let records = read_records(&[path.to_string_lossy().into_owned()]).unwrap();
+        let records = read_records(&[path.to_string_lossy().into_owned()])
+            .unwrap()
+            .records;
         std::fs::remove_file(&path).unwrap();
         assert!(
             load(&records, false).is_empty(),

@@ -1,6 +1,8 @@
 //! Recorded games from either kind of file the tools write: pentad-arena `--results`
 //! records and `pentad-tools selfplay` games files, read into one form.
 
+use std::collections::HashSet;
+
 use anyhow::{Context, Result};
 use pentad::core::{Color, Pos, Rule};
 
@@ -62,17 +64,62 @@ fn read_games_file(file: &str) -> Result<Vec<Record>> {
     Ok(out)
 }
 
+/// The games read from some files, each once.
+pub struct Games {
+    pub records: Vec<Record>,
+    /// Games left out as repeats of one read before them.
+    pub repeats: usize,
+}
+
 /// The games of `files`: pentad-arena JSON records or selfplay games files (told apart by
-/// a first character `{`).
-pub fn read_records(files: &[String]) -> Result<Vec<Record>> {
-    let mut out = Vec::new();
+/// a first character `{`). A game recorded again (the same rule, board, opening length and
+/// moves: an engine playing itself at fixed nodes from a position it met before, or a file
+/// named twice) is read once, so that it neither weighs double in a fit nor sits on both
+/// sides of the held-out split.
+pub fn read_records(files: &[String]) -> Result<Games> {
+    let mut all = Vec::new();
     for file in files.iter().filter(|f| !f.is_empty()) {
         let text = std::fs::read_to_string(file).with_context(|| file.clone())?;
         if text.trim_start().starts_with('{') {
-            out.extend(read_results(file)?);
+            all.extend(read_results(file)?);
         } else {
-            out.extend(read_games_file(file)?);
+            all.extend(read_games_file(file)?);
         }
     }
-    Ok(out)
+    let read = all.len();
+    let mut seen = HashSet::new();
+    all.retain(|r| seen.insert((r.rule, r.width, r.height, r.opening_plies, r.moves.clone())));
+    Ok(Games {
+        repeats: read - all.len(),
+        records: all,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_recorded_twice_is_read_once() {
+        let path = std::env::temp_dir().join(format!("pentad-records-{}", std::process::id()));
+        // Two opening stones and three searched moves; the ids and scores do not make a
+        // game another.
+        let game = |id: usize, result: &str, moves: &str, scores: &str| {
+            format!("{id} renju 15x15 {result} 2 {moves} {scores}\n")
+        };
+        let text = [
+            game(1, "1-0", "h8,i9,h9,h7,g8", "10,20,30"),
+            game(2, "1-0", "h8,i9,h9,h7,g8", "15,-5,40"),
+            game(3, "0-1", "h8,i9,h9,h7,g9", "10,20,30"),
+        ]
+        .concat();
+        std::fs::write(&path, text).unwrap();
+        let file = path.to_string_lossy().into_owned();
+        let once = read_records(std::slice::from_ref(&file)).unwrap();
+        let twice = read_records(&[file.clone(), file]).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!((once.records.len(), once.repeats), (2, 1));
+        assert_eq!((twice.records.len(), twice.repeats), (2, 4));
+        assert_eq!(once.records[1].black_score, 0.0);
+    }
 }
