@@ -207,8 +207,8 @@ tunables! {
     /// …and at most this share of the usable game clock.
     max_fraction_of_left: f64 = 0.15, 0.05..=0.3, step 0.01;
     /// Time: no new iteration starts past this share of the optimum (times the stability and
-    /// falling-score factors).
-    iteration_target_share: f64 = 0.6, 0.3..=1.2, step 0.05;
+    /// falling-score factors). At 0.6 Pentad left most of a game clock unspent.
+    iteration_target_share: f64 = 1.0, 0.3..=1.2, step 0.05;
     /// Time: the stability factor once the best move has not changed for several iterations.
     settled_factor: f64 = 0.5, 0.2..=1.0, step 0.05;
     /// Time: the root VCF solver stops at this share (percent) of the maximum.

@@ -306,6 +306,17 @@ fn time_report_summarises_a_results_file() {
     std::fs::write(&results, format!("{RESULT_LINE}\n")).unwrap();
     let out = tools(&["time-report", path(&results), "--turn-ms", "100"]);
     assert!(out.contains("slowest answer    : 13 ms"), "{out}");
+    assert!(!out.contains("game clock spent"), "{out}");
+    // With a 100 ms game clock: Black (a) spent 10 + 9 + 10 + 8 = 37 ms, White 36 ms.
+    let out = tools(&["time-report", path(&results), "--match-ms", "100"]);
+    assert!(
+        out.contains("  a: mean 37.0 %, median 37.0 %, largest 37.0 %; 0+ 9"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  b: mean 36.0 %, median 36.0 %, largest 36.0 %; 0+ 12"),
+        "{out}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -56,7 +56,7 @@ fn watchdog_is_past_the_maximum_and_inside_the_margin() {
 
 #[test]
 fn moves_to_go_bounds() {
-    assert_eq!(moves_to_go(225, 0), 45);
+    assert_eq!(moves_to_go(225, 0), 35);
     assert_eq!(moves_to_go(225 - 70, 70), MIN_MOVES_TO_GO);
     assert_eq!(moves_to_go(3, 222), 2);
     assert_eq!(moves_to_go(0, 225), 1);
@@ -153,20 +153,20 @@ fn target_scales_with_stability_and_falling_score() {
         turn_bound: false,
     };
     let target = |it: &IterationState| tm.iteration_target_ms(it).unwrap();
-    assert_eq!(target(&history(8, &[], 10)), 300); // settled: 0.6 x 0.5
-    assert_eq!(target(&history(4, &[], 10)), 420); // stable but shallow: 0.6 x 0.7
-    assert_eq!(target(&history(8, &[8], 10)), 600);
-    assert_eq!(target(&history(8, &[6, 8], 10)), 840);
-    assert_eq!(target(&history(8, &[5, 6, 7, 8], 10)), 1_080);
+    assert_eq!(target(&history(8, &[], 10)), 500); // settled: 1.0 x 0.5
+    assert_eq!(target(&history(4, &[], 10)), 700); // stable but shallow: 1.0 x 0.7
+    assert_eq!(target(&history(8, &[8], 10)), 1_000);
+    assert_eq!(target(&history(8, &[6, 8], 10)), 1_400);
+    assert_eq!(target(&history(8, &[5, 6, 7, 8], 10)), 1_800);
     // Only the last four iterations count.
-    assert_eq!(target(&history(12, &[5, 6, 7, 8], 10)), 300);
+    assert_eq!(target(&history(12, &[5, 6, 7, 8], 10)), 500);
     // A falling score: the drop below the best of the previous three iterations.
     let mut falling = history(8, &[], 100);
     falling.record(9, Pos::new(7, 7), 0);
-    assert_eq!(target(&falling), 450); // 0.6 x 0.5 x 1.5
+    assert_eq!(target(&falling), 750); // 1.0 x 0.5 x 1.5
     falling.record(10, Pos::new(7, 7), -500);
-    assert_eq!(target(&falling), 600); // the drop counts up to 200: x 2
-                                       // Never past 60 % of the maximum.
+    assert_eq!(target(&falling), 1_000); // the drop counts up to 200: x 2
+                                         // Never past 60 % of the maximum.
     let tight = TimeManager {
         maximum: Some(1_000),
         ..tm
@@ -175,8 +175,8 @@ fn target_scales_with_stability_and_falling_score() {
         tight.iteration_target_ms(&history(8, &[5, 6, 7, 8], 10)),
         Some(600)
     );
-    assert!(!tm.should_stop(&history(8, &[], 10), 299));
-    assert!(tm.should_stop(&history(8, &[], 10), 300));
+    assert!(!tm.should_stop(&history(8, &[], 10), 499));
+    assert!(tm.should_stop(&history(8, &[], 10), 500));
 }
 
 #[test]

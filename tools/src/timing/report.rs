@@ -1,7 +1,8 @@
 //! `pentad-tools time-report`: summarises the answer times of a pentad-arena `--results`
 //! file: games, endings, forfeits, and the slowest answer against its limit
-//! (`min(timeout_turn, time left)` of that side at that move). Fails when a game ended by
-//! time, crash or illegal move.
+//! (`min(timeout_turn, time left)` of that side at that move); with a game clock, how much
+//! of it each engine had spent by the end of its games. Fails when a game ended by time,
+//! crash or illegal move.
 
 use std::collections::BTreeMap;
 
@@ -94,6 +95,9 @@ pub fn summarize(args: &Args) -> Result<(Vec<String>, bool)> {
     let answers = timed_answers(&records, args.turn_ms, args.match_ms);
     lines.push(format!("timed moves       : {}", answers.len()));
     lines.extend(answer_lines(&answers, args.tolerance_ms as f64));
+    if args.match_ms > 0 {
+        lines.extend(clock_use_lines(&records, args.match_ms));
+    }
     let abnormal: Vec<&GameRecord> = records.iter().filter(|g| g.reason.is_abnormal()).collect();
     for g in abnormal.iter().take(LISTED) {
         lines.push(format!(
@@ -158,6 +162,65 @@ fn answer_lines(answers: &[Timed], tolerance_ms: f64) -> Vec<String> {
     lines.push(format!(
         "answers over limit: {over} (over limit + tolerance: {over_tol})"
     ));
+    lines
+}
+
+/// Moves from the first ply of each phase on, in the clock-use lines: the opening, the early
+/// middle game, the middle game, the late game.
+const PHASE_STARTS: [usize; 4] = [0, 20, 40, 80];
+
+/// One engine's use of its game clock.
+#[derive(Default)]
+struct ClockUse {
+    /// The share of the clock spent by the end of each game.
+    shares: Vec<f64>,
+    /// Time (ms) and moves in each phase of [`PHASE_STARTS`].
+    phases: [(u64, u64); 4],
+}
+
+/// Per engine, the share of the game clock it had spent when each of its games ended (mean,
+/// median, largest) and its mean time a move in each phase ([`PHASE_STARTS`]): a game clock
+/// left mostly unspent is thinking time thrown away.
+fn clock_use_lines(records: &[GameRecord], match_ms: u64) -> Vec<String> {
+    let mut engines: BTreeMap<&str, ClockUse> = BTreeMap::new();
+    for g in records {
+        let mut spent = [0u64; 2];
+        for (i, &t) in g.times_ms.iter().enumerate() {
+            let ply = g.opening_plies + i;
+            let side = ply % 2;
+            spent[side] += t;
+            let name = if side == 0 { &g.black } else { &g.white };
+            let phase = PHASE_STARTS.iter().rposition(|&p| ply >= p).unwrap_or(0);
+            let entry = engines.entry(name).or_default();
+            entry.phases[phase].0 += t;
+            entry.phases[phase].1 += 1;
+        }
+        for (side, name) in [&g.black, &g.white].into_iter().enumerate() {
+            let entry = engines.entry(name).or_default();
+            entry.shares.push(spent[side] as f64 / match_ms as f64);
+        }
+    }
+    let mut lines =
+        vec!["game clock spent by the end of each game, and ms a move by ply:".to_string()];
+    for (name, ClockUse { mut shares, phases }) in engines {
+        shares.sort_by(f64::total_cmp);
+        let mean = shares.iter().sum::<f64>() / shares.len().max(1) as f64;
+        let median = shares.get(shares.len() / 2).copied().unwrap_or(0.0);
+        let largest = shares.last().copied().unwrap_or(0.0);
+        let by_phase: Vec<String> = PHASE_STARTS
+            .iter()
+            .zip(phases)
+            .filter(|(_, (_, n))| *n > 0)
+            .map(|(p, (t, n))| format!("{p}+ {:.0}", t as f64 / n as f64))
+            .collect();
+        lines.push(format!(
+            "  {name}: mean {:.1} %, median {:.1} %, largest {:.1} %; {}",
+            100.0 * mean,
+            100.0 * median,
+            100.0 * largest,
+            by_phase.join(", ")
+        ));
+    }
     lines
 }
 
