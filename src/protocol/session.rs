@@ -222,6 +222,10 @@ impl<W: Write> Session<W> {
             return;
         }
         if self.is_thinking() {
+            if self.database_line_now(&line) {
+                self.execute(line);
+                return;
+            }
             match command_word(&line.text).as_str() {
                 "STOP" | "YXSTOP" if !line.truncated => self.stop_search(),
                 "END" if !line.truncated => self.quit = true,

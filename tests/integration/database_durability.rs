@@ -1,5 +1,6 @@
 //! A database edit survives the engine being killed: the edit is committed before its answer
 //! is printed, so SIGKILL right after the answer loses nothing, and the file reopens cleanly.
+//! An edit sent during a search is answered at once, so an `END` that ends the search keeps it.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -52,5 +53,64 @@ fn an_edit_survives_a_killed_engine() {
     assert_eq!(rec.value, 123);
     assert_eq!(rec.comment, "kept");
     assert!(store.check().unwrap().is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_edit_answered_during_a_search_survives_end() {
+    let dir = std::env::temp_dir().join(format!("pentad-end-edit-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("ended.db");
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-pentad"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    // A search without a time limit, then an edit while it runs (Yixin-Board labelling a
+    // position during an analysis).
+    let script = format!(
+        "INFO timeout_turn 1000000\nSTART 15\nyxsetdatabase\n{}\nBOARD\n7,7,1\n8,8,2\nDONE\n\
+         yxedittvddatabase 3 87 321 0\n7,7\n8,8\ndone\n",
+        path.display()
+    );
+    stdin.write_all(script.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    loop {
+        let Ok(line) = lines.recv_timeout(std::time::Duration::from_secs(20)) else {
+            let _ = child.kill();
+            panic!("the edit was not answered while the search ran");
+        };
+        assert!(
+            line.starts_with("MESSAGE") || line == "OK",
+            "no move before END: {line}"
+        );
+        if line.starts_with("MESSAGE DATABASE ONE") {
+            break;
+        }
+    }
+    // The manager quits mid-search: the engine exits at once, and the edit is on disk.
+    stdin.write_all(b"END\n").unwrap();
+    stdin.flush().unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success());
+
+    let store = Store::open(&path, true).expect("the file reopens");
+    let pos = DbPosition::from_moves(Rule::FREESTYLE, 15, 15, &[(7, 7), (8, 8)]).unwrap();
+    let rec = store.get(&pos).unwrap().expect("the record is there");
+    assert_eq!(rec.label, b'w' as i32);
+    assert_eq!(rec.value, 321);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -14,6 +14,7 @@ use crate::database::record::{
 use crate::database::{text, DbPosition, Store, DEFAULT_FILE};
 use crate::protocol::dbcommand::{DbCommand, PathCommand, PositionCommand};
 use crate::protocol::parse::{command_word, parse_fields, shorten};
+use crate::protocol::Command;
 
 /// `yxedittvddatabase` mask bits.
 const MASK_LABEL: i64 = 1;
@@ -79,6 +80,25 @@ fn quote_for_gui(s: &str) -> String {
 }
 
 impl<W: Write> Session<W> {
+    /// True for a line that a running search need not hold back: a line of the database
+    /// command being read, or a query or edit of one position (one quick transaction, which
+    /// does not touch the search) when nothing waits in the queue before it. Yixin-Board
+    /// queries the database while the engine thinks, and an edit answered at once is on disk
+    /// before an `END` that ends the search. Path commands (imports, exports, another file)
+    /// and checks can take long, and the search's answer must not wait: they are queued.
+    pub(super) fn database_line_now(&self, line: &Line) -> bool {
+        if self.db.is_collecting() {
+            return true;
+        }
+        !line.truncated
+            && self.block.is_none()
+            && self.queue.is_empty()
+            && matches!(
+                line.text.parse::<Command>(),
+                Ok(Command::Database(DbCommand::Position(_)))
+            )
+    }
+
     /// Starts a database command: most read a position or a path first.
     pub(super) fn database(&mut self, cmd: DbCommand) {
         match cmd {

@@ -308,3 +308,50 @@ fn a_stopped_balance_two_searches_the_reply_as_deep_and_answers() {
     let r = replies(&mut s);
     assert_eq!(r.last().unwrap().split(' ').count(), 2, "{r:?}");
 }
+
+#[test]
+fn database_lines_during_a_search_are_answered_at_once_unless_queued_behind() {
+    let dir = std::env::temp_dir().join(format!("pentad-db-thinking-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("thinking.db");
+    let (mut s, rx) = session();
+    let set = format!("yxsetdatabase {}", db.display());
+    send(&mut s, &["INFO timeout_turn 1000000", "START 15", &set]);
+    send(&mut s, &["BOARD", "7,7,1", "8,8,2", "DONE"]);
+    assert!(s.is_thinking());
+    std::mem::take(s.output());
+
+    // An edit with nothing queued before it: answered while the search goes on.
+    send(&mut s, &["yxedittvddatabase 1 87 0 0", "7,7", "done"]);
+    let out = String::from_utf8_lossy(&std::mem::take(s.output())).to_string();
+    assert!(out.contains("MESSAGE DATABASE ONE 119 0 0 0 w"), "{out}");
+    assert!(s.is_thinking());
+    assert_eq!(s.queued(), 0);
+
+    // Behind a queued command the next edit waits its turn, position lines and all, and so
+    // does a path command (an export can take long) even with nothing before it.
+    send(
+        &mut s,
+        &["ABOUT", "yxedittvddatabase 1 76 0 0", "7,7", "done"],
+    );
+    assert_eq!(s.queued(), 4);
+    send(&mut s, &["STOP"]);
+    await_answer(&mut s, &rx, Duration::from_secs(10));
+    let out = String::from_utf8_lossy(&std::mem::take(s.output())).to_string();
+    let lines: Vec<&str> = out.lines().filter(|l| !l.contains("depth")).collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].contains(','), "the move first: {out}");
+    assert!(lines[1].starts_with("name=\"Pentad\""), "{out}");
+    assert_eq!(lines[2], "MESSAGE DATABASE ONE 108 0 0 0 l");
+
+    send(&mut s, &["BOARD", "7,7,1", "8,8,2", "DONE"]);
+    assert!(s.is_thinking());
+    let export = format!("yxdbtotxtall {}", dir.join("export.txt").display());
+    send(&mut s, &[&export]);
+    assert_eq!(s.queued(), 1);
+    send(&mut s, &["STOP"]);
+    await_answer(&mut s, &rx, Duration::from_secs(10));
+    drop(s);
+    let _ = std::fs::remove_dir_all(&dir);
+}
