@@ -180,11 +180,11 @@ struct Engine {
 }
 
 impl Engine {
-    fn spawn() -> Result<Engine, String> {
+    fn spawn(tmp: &Path) -> Result<Engine, String> {
         // The run's scratch folder as working folder: a transcript may open the default
         // database file, which must not land in the source tree.
         let mut child = engine_command()
-            .current_dir(transcript_tmp())
+            .current_dir(tmp)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -293,21 +293,12 @@ impl Drop for Engine {
 
 // ---------------------------------------------------------------- transcripts
 
-/// A directory of this test run for the files transcripts make (`$tmp` in sent lines), and
-/// the engine's working folder. `$root` in sent lines is the crate's folder.
-fn transcript_tmp() -> &'static str {
-    static DIR: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        let d = std::env::temp_dir().join(format!("pentad-transcripts-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).expect("a temporary directory");
-        d.to_string_lossy().into_owned()
-    })
-}
-
-fn unescape(s: &str, last_move: Option<&str>) -> Result<Vec<u8>, String> {
+/// The bytes a sent line stands for: escapes decoded, `$tmp` replaced by `tmp` (the folder
+/// of this test run for the files transcripts make, and the engine's working folder), `$root`
+/// by the crate's folder and `$m` by the last move matched.
+fn unescape(s: &str, last_move: Option<&str>, tmp: &Path) -> Result<Vec<u8>, String> {
     let s = s
-        .replace("$tmp", transcript_tmp())
+        .replace("$tmp", &tmp.to_string_lossy())
         .replace("$root", env!("CARGO_MANIFEST_DIR"));
     let s = match last_move {
         Some(m) => s.replace("$m", m),
@@ -348,9 +339,9 @@ fn ms(arg: &str) -> Result<Duration, String> {
         .map_err(|_| format!("bad milliseconds {arg:?}"))
 }
 
-/// Runs one transcript; `Err` names the failing line.
-fn run_transcript(text: &str) -> Result<(), String> {
-    let mut eng = Engine::spawn()?;
+/// Runs one transcript with `tmp` as its `$tmp`; `Err` names the failing line.
+fn run_transcript(text: &str, tmp: &Path) -> Result<(), String> {
+    let mut eng = Engine::spawn(tmp)?;
     let mut within: Option<Duration> = None;
     let mut exited = false;
     for (n, raw) in text.lines().enumerate() {
@@ -370,7 +361,7 @@ fn run_transcript(text: &str) -> Result<(), String> {
         match op {
             ">" | ">|" => {
                 let mut bytes =
-                    unescape(arg, eng.last_move.as_deref()).map_err(|e| fail(e, &eng))?;
+                    unescape(arg, eng.last_move.as_deref(), tmp).map_err(|e| fail(e, &eng))?;
                 if op == ">" {
                     bytes.push(b'\n');
                 }
@@ -470,7 +461,8 @@ fn run_transcript(text: &str) -> Result<(), String> {
                     "bigline" => {
                         let (n, prefix) = rest.split_at(rest.find(' ').unwrap_or(rest.len()));
                         let n: usize = n.parse().map_err(|_| fail("bad size".into(), &eng))?;
-                        let mut bytes = unescape(prefix.trim(), None).map_err(|e| fail(e, &eng))?;
+                        let mut bytes =
+                            unescape(prefix.trim(), None, tmp).map_err(|e| fail(e, &eng))?;
                         bytes.resize(n.max(bytes.len()), b'x');
                         bytes.push(b'\n');
                         eng.send(&bytes).map_err(|e| fail(e, &eng))?;
@@ -541,8 +533,12 @@ fn pattern_language() {
         Some(vec!["12,3".to_string()])
     );
     assert_eq!(
-        unescape("a\\r\\xff$m", Some("1,2")).unwrap(),
+        unescape("a\\r\\xff$m", Some("1,2"), Path::new("/t")).unwrap(),
         b"a\r\xff1,2".to_vec()
+    );
+    assert_eq!(
+        unescape("$tmp/a.db", None, Path::new("/t")).unwrap(),
+        b"/t/a.db".to_vec()
     );
 }
 
@@ -554,6 +550,12 @@ fn protocol_transcripts() {
         "expected at least 30 transcripts, found {}",
         files.len()
     );
+    // One folder for the whole run, as `$tmp` promises; removed when the test ends, after
+    // every transcript's engine has been killed and waited for (the scope below).
+    let tmp = tempfile::Builder::new()
+        .prefix("pentad-transcripts-")
+        .tempdir()
+        .expect("a temporary directory");
     let queue = Mutex::new(files.clone());
     let results = Mutex::new(Vec::new());
     thread::scope(|s| {
@@ -567,7 +569,7 @@ fn protocol_transcripts() {
                     .lines()
                     .find_map(|l| l.strip_prefix("@ xfail").map(|r| r.trim().to_string()));
                 let started = Instant::now();
-                let r = run_transcript(&text);
+                let r = run_transcript(&text, tmp.path());
                 results
                     .lock()
                     .unwrap()

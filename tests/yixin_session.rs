@@ -8,7 +8,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -38,16 +38,18 @@ fn script_lines(text: &str) -> impl Iterator<Item = &str> {
 /// `yxstop`, then wait for the move, as the GUI does before it sends anything else), ends
 /// it once it has answered everything, and returns everything it printed.
 fn replay(script: &str, dir: &Path) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-pentad"))
-        .arg("--force-utf8")
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("engine starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
+    let mut child = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_pbrain-pentad"))
+            .arg("--force-utf8")
+            .current_dir(dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("engine starts"),
+    );
+    let mut stdin = child.0.stdin.take().unwrap();
+    let stdout = child.0.stdout.take().unwrap();
     let (tx, rx) = mpsc::channel();
     let reader = std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines().map_while(Result::ok) {
@@ -88,8 +90,19 @@ fn replay(script: &str, dir: &Path) -> Vec<String> {
     drop(stdin);
     out.extend(rx.iter());
     reader.join().unwrap();
-    assert!(child.wait().unwrap().success());
+    assert!(child.0.wait().unwrap().success());
     out
+}
+
+/// A child process, killed and waited for when dropped: an engine `replay` gives up on does
+/// not go on writing into the scratch folder once the failing test removes it.
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 /// Checks the start-up limits, the search output and any other line of `out`; returns the
@@ -147,29 +160,31 @@ fn check_answers(out: &[String]) -> (Vec<String>, Vec<String>) {
     (moves, database)
 }
 
-/// A fresh scratch folder for one engine run.
-fn scratch_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("pentad-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch folder for one engine run, removed when the test ends (`replay` has waited
+/// for the engine by then).
+fn scratch_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("pentad-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 #[test]
 fn a_recorded_yixin_board_session_gets_every_answer_it_expects() {
-    let dir = scratch_dir("yixin-session");
-    let out = replay(include_str!("data/yixin-session.txt"), &dir);
+    let tmp = scratch_dir("yixin-session");
+    let dir = tmp.path();
+    let out = replay(include_str!("data/yixin-session.txt"), dir);
     let (moves, database) = check_answers(&out);
     assert_eq!(moves.len(), 3, "one move per search: {moves:?}");
     assert!(database.is_empty(), "{database:?}");
     assert!(out.iter().any(|l| l == "FORBID ."));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_recorded_yixin_board_database_session_gets_every_answer_it_expects() {
-    let dir = scratch_dir("yixin-database-session");
-    let out = replay(include_str!("data/yixin-database-session.txt"), &dir);
+    let tmp = scratch_dir("yixin-database-session");
+    let dir = tmp.path();
+    let out = replay(include_str!("data/yixin-database-session.txt"), dir);
     let (moves, database) = check_answers(&out);
     assert_eq!(moves.len(), 2, "one move per search: {moves:?}");
     let expected: Vec<&str> =
@@ -195,5 +210,4 @@ fn a_recorded_yixin_board_database_session_gets_every_answer_it_expects() {
         .expect("the position tagged W");
     assert_eq!(won.label, b'w' as i32);
     assert_eq!(store.count().unwrap(), 2);
-    let _ = std::fs::remove_dir_all(&dir);
 }

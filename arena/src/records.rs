@@ -261,16 +261,17 @@ mod tests {
 
     #[test]
     fn results_files_are_read_back_and_bad_lines_named() {
-        let dir = std::env::temp_dir().join(format!("pentad-records-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("results.jsonl");
+        let dir = tempfile::Builder::new()
+            .prefix("pentad-records-")
+            .tempdir()
+            .unwrap();
+        let path = dir.path().join("results.jsonl");
         let line = sample().to_json_line();
         std::fs::write(&path, format!("{line}\n\n{line}\n")).unwrap();
         assert_eq!(read_results(&path).unwrap(), vec![sample(), sample()]);
         std::fs::write(&path, format!("{line}\n{{\"game\": 1}}\n")).unwrap();
         let err = format!("{:#}", read_results(&path).unwrap_err());
         assert!(err.contains("results.jsonl:2"), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -3,7 +3,6 @@
 //! names, draws, renju fouls, reproducible schedules, and SGF / JSON records read back.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 
 use pentad::board::Board;
 use pentad::core::{Color, Pos, Rule};
@@ -11,6 +10,7 @@ use pentad_arena::{
     run_match, EngineSpec, GameConfig, GameRecord, MatchConfig, MatchSummary, Opening, Reason,
     TimeControl,
 };
+use tempfile::TempDir;
 
 const TE: &str = env!("CARGO_BIN_EXE_pentad-test-engine");
 
@@ -24,12 +24,13 @@ fn te(args: &[&str]) -> EngineSpec {
     }
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pentad-arena-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    let _ = std::fs::remove_file(&p);
-    p
+/// A fresh folder for one test's records and engine logs, removed when the test ends (after
+/// `run_match`, which has ended its engines by then).
+fn scratch_dir() -> TempDir {
+    tempfile::Builder::new()
+        .prefix("pentad-arena-tests-")
+        .tempdir()
+        .unwrap()
 }
 
 fn fast_game() -> GameConfig {
@@ -156,8 +157,9 @@ fn prop<'a>(node: &'a [(String, Vec<String>)], key: &str) -> Option<&'a str> {
 
 #[test]
 fn sane_match_records_parse_back() {
-    let sgf = tmp("sane.sgf");
-    let json = tmp("sane.jsonl");
+    let dir = scratch_dir();
+    let sgf = dir.path().join("sane.sgf");
+    let json = dir.path().join("sane.jsonl");
     let mut cfg = base(
         vec![
             te(&["--mode", "sane", "--seed", "1"]),
@@ -408,8 +410,9 @@ fn match_time_is_accounted_and_enforced() {
 
 #[test]
 fn protocol_sequence_as_a_manager_sends_it() {
-    let log_b = tmp("black.log");
-    let log_w = tmp("white.log");
+    let dir = scratch_dir();
+    let log_b = dir.path().join("black.log");
+    let log_w = dir.path().join("white.log");
     let mut cfg = base(
         vec![
             EngineSpec {
@@ -482,7 +485,8 @@ fn protocol_sequence_as_a_manager_sends_it() {
 
 #[test]
 fn rectangular_board_uses_rectstart() {
-    let log = tmp("rect.log");
+    let dir = scratch_dir();
+    let log = dir.path().join("rect.log");
     let mut cfg = base(
         vec![
             te(&["--mode", "sane", "--log", log.to_str().unwrap()]),
@@ -663,8 +667,9 @@ fn transform_plays_symmetric_images_of_the_opening() {
 
 #[test]
 fn per_engine_threads_override_the_global_setting() {
-    let log_a = tmp("threads-a.log");
-    let log_b = tmp("threads-b.log");
+    let dir = scratch_dir();
+    let log_a = dir.path().join("threads-a.log");
+    let log_b = dir.path().join("threads-b.log");
     let mut a = EngineSpec::parse(&format!("threads=2 name=A {TE} --mode sane --log")).unwrap();
     a.args.push(log_a.to_str().unwrap().to_string());
     let b = EngineSpec {
@@ -688,7 +693,8 @@ fn per_engine_threads_override_the_global_setting() {
 
 #[test]
 fn engine_options_are_sent_as_info_lines_after_the_match_settings() {
-    let log = tmp("options.log");
+    let dir = scratch_dir();
+    let log = dir.path().join("options.log");
     let mut a = EngineSpec::parse(&format!(
         "option.max_node=20000 option.tune_futility_margin=95 name=A {TE} --mode sane --log"
     ))

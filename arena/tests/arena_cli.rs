@@ -1,18 +1,19 @@
 //! End-to-end tests of the `pentad-arena` binary: output format, records, SPRT early stop,
 //! and errors for bad arguments.
 
-use std::path::PathBuf;
 use std::process::Command;
+
+use tempfile::TempDir;
 
 const ARENA: &str = env!("CARGO_BIN_EXE_pentad-arena");
 const TE: &str = env!("CARGO_BIN_EXE_pentad-test-engine");
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pentad-arena-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    let _ = std::fs::remove_file(&p);
-    p
+/// A fresh folder for one test's files, removed when the test ends.
+fn scratch_dir() -> TempDir {
+    tempfile::Builder::new()
+        .prefix("pentad-arena-cli-")
+        .tempdir()
+        .unwrap()
 }
 
 fn arena(args: &[String]) -> (i32, String, String) {
@@ -30,10 +31,11 @@ fn s(v: &[&str]) -> Vec<String> {
 
 #[test]
 fn quick_match_output_and_records() {
-    let openings = tmp("openings.txt");
+    let dir = scratch_dir();
+    let openings = dir.path().join("openings.txt");
     std::fs::write(&openings, "0,0, 0,-1, -2,-2\nh8i9j10\n").unwrap();
-    let sgf = tmp("cli.sgf");
-    let json = tmp("cli.jsonl");
+    let sgf = dir.path().join("cli.sgf");
+    let json = dir.path().join("cli.jsonl");
     let mut args = s(&[
         "--engine",
         &format!("name=Alpha \"{TE}\" --mode sane --seed 1"),
@@ -150,7 +152,8 @@ fn bad_arguments_fail_cleanly() {
     let (code, _, err) = arena(&s(&["-e", TE, "-e", TE, "--sprt", "5,1"]));
     assert_eq!(code, 1);
     assert!(err.contains("ELO0 < ELO1"), "{err}");
-    let bad = tmp("bad-openings.txt");
+    let dir = scratch_dir();
+    let bad = dir.path().join("bad-openings.txt");
     std::fs::write(&bad, "0,0, 0,0\n").unwrap();
     let (code, _, err) = arena(&s(&[
         "-e",

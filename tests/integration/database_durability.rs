@@ -3,24 +3,60 @@
 //! An edit sent during a search is answered at once, so an `END` that ends the search keeps it.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::ops::{Deref, DerefMut};
+use std::process::{Child, Command, Stdio};
 
 use pentad::core::Rule;
 use pentad::database::{DbPosition, Store};
 
+/// A fresh folder for one test's database, removed when the test ends. Declared before the
+/// engine, which is dropped first, so the folder outlives it.
+fn scratch_dir(prefix: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(prefix).tempdir().unwrap()
+}
+
+/// The engine process, killed and waited for when dropped: a failing test does not leave
+/// it writing into a removed folder.
+struct Engine(Child);
+
+impl Engine {
+    fn start() -> Engine {
+        let child = Command::new(env!("CARGO_BIN_EXE_pbrain-pentad"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the engine starts");
+        Engine(child)
+    }
+}
+
+impl Deref for Engine {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl DerefMut for Engine {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 #[test]
 fn an_edit_survives_a_killed_engine() {
-    let dir = std::env::temp_dir().join(format!("pentad-durability-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("killed.db");
+    let dir = scratch_dir("pentad-durability-");
+    let path = dir.path().join("killed.db");
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-pentad"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the engine starts");
+    let mut child = Engine::start();
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let script = format!(
@@ -53,22 +89,14 @@ fn an_edit_survives_a_killed_engine() {
     assert_eq!(rec.value, 123);
     assert_eq!(rec.comment, "kept");
     assert!(store.check().unwrap().is_empty());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn an_edit_answered_during_a_search_survives_end() {
-    let dir = std::env::temp_dir().join(format!("pentad-end-edit-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("ended.db");
+    let dir = scratch_dir("pentad-end-edit-");
+    let path = dir.path().join("ended.db");
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-pentad"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the engine starts");
+    let mut child = Engine::start();
     let mut stdin = child.stdin.take().unwrap();
     let stdout = BufReader::new(child.stdout.take().unwrap());
     let (tx, lines) = std::sync::mpsc::channel();
@@ -112,5 +140,4 @@ fn an_edit_answered_during_a_search_survives_end() {
     let rec = store.get(&pos).unwrap().expect("the record is there");
     assert_eq!(rec.label, b'w' as i32);
     assert_eq!(rec.value, 321);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,7 +5,7 @@
 #[path = "../../fuzz/src/lib.rs"]
 mod targets;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Feeds every file of `fuzz/<dir>/<target>/` to `check`; returns how many there were.
 fn replay(dir: &str, target: &str, check: fn(&[u8])) -> usize {
@@ -35,17 +35,39 @@ fn parser_corpus() {
     replay("regressions", "parser", targets::parser);
 }
 
-/// Moves this test process into a scratch folder of its own: session inputs may open the
-/// default database file (`INFO usedatabase 1`), which must not land in the source tree.
-fn enter_scratch_dir() {
-    let dir = std::env::temp_dir().join(format!("pentad-fuzz-corpus-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    std::env::set_current_dir(&dir).expect("scratch folder is enterable");
+/// The test process's working folder moved into a scratch folder of its own while this is
+/// held: session inputs may open the default database file (`INFO usedatabase 1`), which must
+/// not land in the source tree. Dropping it moves back, then removes the folder.
+struct ScratchCwd {
+    previous: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl ScratchCwd {
+    fn enter() -> ScratchCwd {
+        let dir = tempfile::Builder::new()
+            .prefix("pentad-fuzz-corpus-")
+            .tempdir()
+            .expect("scratch folder");
+        let previous = std::env::current_dir().expect("a working folder");
+        std::env::set_current_dir(dir.path()).expect("scratch folder is enterable");
+        ScratchCwd {
+            previous,
+            _dir: dir,
+        }
+    }
+}
+
+impl Drop for ScratchCwd {
+    fn drop(&mut self) {
+        // Before `_dir` goes: the process must not be left in a removed folder.
+        let _ = std::env::set_current_dir(&self.previous);
+    }
 }
 
 #[test]
 fn session_corpus() {
-    enter_scratch_dir();
+    let _cwd = ScratchCwd::enter();
     assert!(
         replay("corpus", "session", targets::session) > 0,
         "empty corpus"

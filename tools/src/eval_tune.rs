@@ -580,7 +580,11 @@ mod tests {
 
     #[test]
     fn games_files_give_searched_quiet_positions_with_blended_targets() {
-        let path = std::env::temp_dir().join(format!("pentad-eval-tune-{}", std::process::id()));
+        let dir = tempfile::Builder::new()
+            .prefix("pentad-eval-tune-")
+            .tempdir()
+            .unwrap();
+        let path = dir.path().join("games");
         // Renju, Black wins; two opening stones, then four searched moves, the last with a
         // mate score (left out).
         std::fs::write(
@@ -591,7 +595,6 @@ mod tests {
         let records = read_records(&[path.to_string_lossy().into_owned()])
             .unwrap()
             .records;
-        std::fs::remove_file(&path).unwrap();
         assert!(
             load(&records, false).is_empty(),
             "a renju game is not a gomoku sample"

@@ -315,8 +315,11 @@ mod tests {
 
     #[test]
     fn an_interrupted_last_line_is_cut_off_before_resuming() {
-        let path = std::env::temp_dir().join(format!("pentad-games-{}", std::process::id()));
-        let path = path.to_str().unwrap().to_string();
+        let dir = tempfile::Builder::new()
+            .prefix("pentad-games-")
+            .tempdir()
+            .unwrap();
+        let path = dir.path().join("games").to_str().unwrap().to_string();
         let whole = sample().to_line();
         std::fs::write(&path, format!("{whole}3 renju 15x15 1-0 4 h8,i9")).unwrap();
         let ids = prepare_for_append(&path).unwrap();

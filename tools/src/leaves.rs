@@ -343,8 +343,11 @@ mod tests {
 
     #[test]
     fn a_resumed_run_redoes_the_game_a_kill_cut_short_and_nothing_else() {
-        let dir = std::env::temp_dir().join(format!("pentad-leaves-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::Builder::new()
+            .prefix("pentad-leaves-")
+            .tempdir()
+            .unwrap();
+        let dir = tmp.path();
         let games = dir.join("in.games");
         let second = GAME.replacen("3 ", "4 ", 1);
         std::fs::write(&games, format!("{GAME}\n{second}\n")).unwrap();
@@ -377,7 +380,6 @@ mod tests {
         run(&args(Some(1))).unwrap();
         run(&args(None)).unwrap();
         assert_eq!(std::fs::read_to_string(&out).unwrap(), whole);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

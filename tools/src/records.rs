@@ -101,7 +101,11 @@ mod tests {
 
     #[test]
     fn a_game_recorded_twice_is_read_once() {
-        let path = std::env::temp_dir().join(format!("pentad-records-{}", std::process::id()));
+        let dir = tempfile::Builder::new()
+            .prefix("pentad-records-")
+            .tempdir()
+            .unwrap();
+        let path = dir.path().join("games");
         // Two opening stones and three searched moves; the ids and scores do not make a
         // game another.
         let game = |id: usize, result: &str, moves: &str, scores: &str| {
@@ -117,7 +121,6 @@ mod tests {
         let file = path.to_string_lossy().into_owned();
         let once = read_records(std::slice::from_ref(&file)).unwrap();
         let twice = read_records(&[file.clone(), file]).unwrap();
-        std::fs::remove_file(&path).unwrap();
         assert_eq!((once.records.len(), once.repeats), (2, 1));
         assert_eq!((twice.records.len(), twice.repeats), (2, 4));
         assert_eq!(once.records[1].black_score, 0.0);

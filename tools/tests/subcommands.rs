@@ -12,15 +12,17 @@ use pentad::board::Board;
 use pentad::core::{Pos, Rule};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use tempfile::TempDir;
 
 const TOOLS: &str = env!("CARGO_BIN_EXE_pentad-tools");
 
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pentad-tools-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch directory for one test, removed when the test ends (the binaries it runs
+/// have exited by then: `Command::output` waits for them).
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("pentad-tools-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn path(p: &Path) -> &str {
@@ -113,7 +115,8 @@ fn tactics_prints_the_forbidden_point_cases() {
 
 #[test]
 fn selfplay_writes_one_line_a_game() {
-    let dir = scratch("selfplay");
+    let tmp = scratch("selfplay");
+    let dir = tmp.path();
     let games = dir.join("g.txt");
     let args = [
         "selfplay",
@@ -136,12 +139,12 @@ fn selfplay_writes_one_line_a_game() {
     // A second run finds both games played and plays none.
     tools(&args);
     assert_eq!(std::fs::read_to_string(&games).unwrap(), text);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_wider_random_margin_makes_more_distinct_games() {
-    let dir = scratch("margin");
+    let tmp = scratch("margin");
+    let dir = tmp.path();
     let book = dir.join("one.txt");
     std::fs::write(&book, "0,0, 0,-1, -2,-2\n").unwrap();
     let openings = format!("renju={}", path(&book));
@@ -195,12 +198,12 @@ fn a_wider_random_margin_makes_more_distinct_games() {
         wide > narrow,
         "{wide} distinct games with margin 400, {narrow} with 0"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn shards_merged_equal_the_unsharded_run() {
-    let dir = scratch("shards");
+    let tmp = scratch("shards");
+    let dir = tmp.path();
     // A short selfplay run: `games` games of `seed`, shard `shard`, into `out`.
     let run = |out: &Path, games: &str, seed: &str, shard: &str| {
         let fixed = [
@@ -271,12 +274,12 @@ fn shards_merged_equal_the_unsharded_run() {
         .output()
         .unwrap();
     assert!(!bad.status.success(), "shard 2/2 accepted");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn label_writes_the_searched_positions_of_a_results_file() {
-    let dir = scratch("label");
+    let tmp = scratch("label");
+    let dir = tmp.path();
     let results = dir.join("r.jsonl");
     std::fs::write(&results, format!("{RESULT_LINE}\n")).unwrap();
     let positions = dir.join("p.txt");
@@ -296,12 +299,12 @@ fn label_writes_the_searched_positions_of_a_results_file() {
         text.lines().all(|l| l.starts_with("renju 15x15 ")),
         "{text}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn time_report_summarises_a_results_file() {
-    let dir = scratch("time-report");
+    let tmp = scratch("time-report");
+    let dir = tmp.path();
     let results = dir.join("r.jsonl");
     std::fs::write(&results, format!("{RESULT_LINE}\n")).unwrap();
     let out = tools(&["time-report", path(&results), "--turn-ms", "100"]);
@@ -317,13 +320,13 @@ fn time_report_summarises_a_results_file() {
         out.contains("  b: mean 36.0 %, median 36.0 %, largest 36.0 %; 0+ 12"),
         "{out}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn the_fitters_run_on_a_small_games_file() {
-    let dir = scratch("fitters");
-    let games = random_games_file(&dir, 100);
+    let tmp = scratch("fitters");
+    let dir = tmp.path();
+    let games = random_games_file(dir, 100);
     let tables = dir.join("tables.txt");
     tools(&[
         "train",
@@ -352,7 +355,6 @@ fn the_fitters_run_on_a_small_games_file() {
     assert!(std::fs::metadata(&order).unwrap().len() > 0);
     let out = tools(&["eval-tune", "--games", path(&games), "--steps", "2"]);
     assert!(out.contains("RENJU") && out.contains("GOMOKU"), "{out}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `pentad-tools leaves` options for a run of a second or so on a few random games.
@@ -371,10 +373,11 @@ const SMALL_LEAVES: [&str; 10] = [
 
 #[test]
 fn leaves_writes_scored_search_leaves_as_games() {
-    let dir = scratch("leaves");
-    let games = random_games_file(&dir, 2);
+    let tmp = scratch("leaves");
+    let dir = tmp.path();
+    let games = random_games_file(dir, 2);
     let one = output_on_one_and_two_threads(
-        &dir,
+        dir,
         &[&["leaves", "--games", path(&games)][..], &SMALL_LEAVES].concat(),
     );
     let leaves: Vec<&str> = one.lines().filter(|l| !l.starts_with('#')).collect();
@@ -406,8 +409,9 @@ fn leaves_writes_scored_search_leaves_as_games() {
 
 #[test]
 fn leaves_with_a_network_follow_that_networks_searches() {
-    let dir = scratch("leaves-net");
-    let games = random_games_file(&dir, 2);
+    let tmp = scratch("leaves-net");
+    let dir = tmp.path();
+    let games = random_games_file(dir, 2);
     let net = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../tests/data/net/renju-sample.pnet"
@@ -439,8 +443,9 @@ fn leaves_with_a_network_follow_that_networks_searches() {
 
 #[test]
 fn static_eval_writes_a_value_per_searched_move() {
-    let dir = scratch("static-eval");
-    let games = random_games_file(&dir, 3);
+    let tmp = scratch("static-eval");
+    let dir = tmp.path();
+    let games = random_games_file(dir, 3);
     let out = dir.join("games.evals");
     tools(&["static-eval", "--games", path(&games), "--out", path(&out)]);
     let games_text = std::fs::read_to_string(&games).unwrap();
@@ -455,7 +460,7 @@ fn static_eval_writes_a_value_per_searched_move() {
     }
     // Siblings with searched scores: the same file on one thread and on two.
     let one = output_on_one_and_two_threads(
-        &dir,
+        dir,
         &[
             "static-eval",
             "--games",
@@ -477,12 +482,12 @@ fn static_eval_writes_a_value_per_searched_move() {
         child.split('/').skip(1).all(|c| c.split(':').count() == 3),
         "{child}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn prove_runs_both_solvers_on_a_position_file() {
-    let dir = scratch("prove");
+    let tmp = scratch("prove");
+    let dir = tmp.path();
     let file = dir.join("wins.txt");
     // The first position of tests/data/threat-wins.txt (pns proves it in under 20,000 nodes).
     std::fs::write(
@@ -493,7 +498,6 @@ fn prove_runs_both_solvers_on_a_position_file() {
     let out = tools(&["prove", path(&file), "--nodes", "20000"]);
     assert!(out.contains("pns: proved 1 of 1"), "{out}");
     assert!(out.contains("vct: proved"), "{out}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -578,8 +582,9 @@ fn engine_beside_tools() -> PathBuf {
 
 #[test]
 fn agree_compares_with_a_reference_engine_and_keeps_its_moves() {
-    let dir = scratch("agree");
-    let games = random_games_file(&dir, 2);
+    let tmp = scratch("agree");
+    let dir = tmp.path();
+    let games = random_games_file(dir, 2);
     let moves = dir.join("reference.games");
     let engine = engine_beside_tools();
     let head = [

@@ -241,7 +241,8 @@ async fn renju_forbidden_points_are_marked_and_refused() {
 #[ignore = "needs chromium and chromedriver"]
 async fn an_engine_crash_is_reported_and_a_restart_keeps_the_game() {
     // An engine that crashes on its first move, then (once restarted) is pbrain-pentad.
-    let dir = support::scratch_dir("crash");
+    let tmp = support::scratch_dir("crash");
+    let dir = tmp.path();
     let script = dir.join("crash-once.sh");
     let marker = dir.join("crashed");
     std::fs::write(
@@ -274,7 +275,6 @@ async fn an_engine_crash_is_reported_and_a_restart_keeps_the_game() {
     .await;
     assert!(!b.visible("engine-down").await);
     b.close().await;
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -434,7 +434,8 @@ async fn swap2_openings_with_the_engine() {
 #[ignore = "needs chromium and chromedriver"]
 async fn each_tab_has_its_own_engine_up_to_the_cap_and_closing_it_ends_the_engine() {
     // The engine records its process id, then becomes pbrain-pentad.
-    let dir = support::scratch_dir("tabs");
+    let tmp = support::scratch_dir("tabs");
+    let dir = tmp.path();
     let pids = dir.join("pids");
     let script = dir.join("engine.sh");
     std::fs::write(
@@ -480,5 +481,4 @@ async fn each_tab_has_its_own_engine_up_to_the_cap_and_closing_it_ends_the_engin
     )
     .await;
     b.close().await;
-    let _ = std::fs::remove_dir_all(&dir);
 }

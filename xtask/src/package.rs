@@ -120,11 +120,12 @@ pub fn sha256sums(files: &[PathBuf]) -> Result<String> {
 mod tests {
     use super::*;
 
-    fn scratch(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("xtask-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    /// A fresh folder for one test, removed when the test ends.
+    fn scratch(tag: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("xtask-{tag}-"))
+            .tempdir()
+            .unwrap()
     }
 
     fn names(zip: &Path) -> Vec<(String, Option<u32>)> {
@@ -139,7 +140,8 @@ mod tests {
 
     #[test]
     fn sums_are_sha256_in_sha256sum_format() {
-        let dir = scratch("sums");
+        let tmp = scratch("sums");
+        let dir = tmp.path();
         let file = dir.join("abc.txt");
         std::fs::write(&file, b"abc").unwrap();
         let text = sha256sums(&[file]).unwrap();
@@ -151,7 +153,8 @@ mod tests {
 
     #[test]
     fn the_gomocup_zip_holds_the_engine_alone_at_its_root() {
-        let dir = scratch("gomocup");
+        let tmp = scratch("gomocup");
+        let dir = tmp.path();
         let exe = dir.join("pbrain-pentad.exe");
         std::fs::write(&exe, vec![7u8; 4096]).unwrap();
         let zip = dir.join("entry.zip");
@@ -164,7 +167,8 @@ mod tests {
 
     #[test]
     fn an_oversized_or_misnamed_gomocup_entry_is_refused() {
-        let dir = scratch("refused");
+        let tmp = scratch("refused");
+        let dir = tmp.path();
         let exe = dir.join("pbrain-pentad.exe");
         // Random-looking bytes do not compress below the limit.
         let bytes: Vec<u8> = (0..20_000u32)
@@ -181,7 +185,8 @@ mod tests {
 
     #[test]
     fn a_platform_archive_keeps_its_folder_and_modes() {
-        let dir = scratch("platform");
+        let tmp = scratch("platform");
+        let dir = tmp.path();
         let exe = dir.join("engine");
         let text = dir.join("README.md");
         std::fs::write(&exe, b"binary").unwrap();

@@ -5,12 +5,12 @@ use super::*;
 use crate::core::Rule;
 use crate::database::record::{LABEL_LOSE, LABEL_WIN};
 
-fn temp_path(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pentad-db-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    let _ = std::fs::remove_file(&p);
-    p
+/// A fresh folder for one test's database files, removed when the test ends.
+fn scratch_dir() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("pentad-db-test-")
+        .tempdir()
+        .unwrap()
 }
 
 fn pos(moves: &[(i64, i64)]) -> DbPosition {
@@ -26,7 +26,8 @@ fn labelled(label: i32) -> Record {
 
 #[test]
 fn records_round_trip_across_symmetries() {
-    let path = temp_path("round.db");
+    let dir = scratch_dir();
+    let path = dir.path().join("round.db");
     let mut s = Store::open(&path, false).unwrap();
     let a = pos(&[(7, 7), (8, 7)]);
     let rec = Record {
@@ -57,7 +58,8 @@ fn records_round_trip_across_symmetries() {
 
 #[test]
 fn read_only_mode_refuses_writes_and_missing_files() {
-    let path = temp_path("ro.db");
+    let dir = scratch_dir();
+    let path = dir.path().join("ro.db");
     assert!(Store::open(&path, true).is_err());
     assert!(!path.exists());
     Store::open(&path, false).unwrap();
@@ -70,13 +72,14 @@ fn read_only_mode_refuses_writes_and_missing_files() {
 
 #[test]
 fn foreign_and_damaged_files_are_refused_untouched() {
-    let junk = temp_path("junk.db");
+    let dir = scratch_dir();
+    let junk = dir.path().join("junk.db");
     let bytes = b"this is not an SQLite file at all, but it is long enough to look like one....";
     std::fs::write(&junk, bytes.repeat(20)).unwrap();
     assert!(Store::open(&junk, false).is_err());
     assert_eq!(std::fs::read(&junk).unwrap(), bytes.repeat(20));
 
-    let foreign = temp_path("foreign.db");
+    let foreign = dir.path().join("foreign.db");
     {
         let c = Connection::open(&foreign).unwrap();
         c.execute_batch("CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1);")
@@ -90,7 +93,8 @@ fn foreign_and_damaged_files_are_refused_untouched() {
 
 #[test]
 fn deleting_children_follows_the_filter() {
-    let path = temp_path("del.db");
+    let dir = scratch_dir();
+    let path = dir.path().join("del.db");
     let mut s = Store::open(&path, false).unwrap();
     let root = pos(&[(7, 7)]);
     let win = pos(&[(7, 7), (8, 8)]);
@@ -126,7 +130,8 @@ fn deleting_children_follows_the_filter() {
 
 #[test]
 fn check_finds_and_fix_removes_bad_rows() {
-    let path = temp_path("check.db");
+    let dir = scratch_dir();
+    let path = dir.path().join("check.db");
     let mut s = Store::open(&path, false).unwrap();
     s.put(&pos(&[(7, 7)]), &labelled(LABEL_WIN)).unwrap();
     assert!(s.check().unwrap().is_empty());

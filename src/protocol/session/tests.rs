@@ -311,10 +311,12 @@ fn a_stopped_balance_two_searches_the_reply_as_deep_and_answers() {
 
 #[test]
 fn database_lines_during_a_search_are_answered_at_once_unless_queued_behind() {
-    let dir = std::env::temp_dir().join(format!("pentad-db-thinking-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("thinking.db");
+    // Declared before the session, so removed after it has closed the database.
+    let dir = tempfile::Builder::new()
+        .prefix("pentad-db-thinking-")
+        .tempdir()
+        .unwrap();
+    let db = dir.path().join("thinking.db");
     let (mut s, rx) = session();
     let set = format!("yxsetdatabase {}", db.display());
     send(&mut s, &["INFO timeout_turn 1000000", "START 15", &set]);
@@ -347,11 +349,10 @@ fn database_lines_during_a_search_are_answered_at_once_unless_queued_behind() {
 
     send(&mut s, &["BOARD", "7,7,1", "8,8,2", "DONE"]);
     assert!(s.is_thinking());
-    let export = format!("yxdbtotxtall {}", dir.join("export.txt").display());
+    let export = format!("yxdbtotxtall {}", dir.path().join("export.txt").display());
     send(&mut s, &[&export]);
     assert_eq!(s.queued(), 1);
     send(&mut s, &["STOP"]);
     await_answer(&mut s, &rx, Duration::from_secs(10));
     drop(s);
-    let _ = std::fs::remove_dir_all(&dir);
 }

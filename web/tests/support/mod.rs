@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
+use tempfile::TempDir;
 use tokio::sync::{Mutex, MutexGuard};
 
 const WEB: &str = env!("CARGO_BIN_EXE_pentad-web");
@@ -39,15 +40,12 @@ pub fn pentad_engine() -> PathBuf {
     path
 }
 
-/// A fresh scratch directory under the system's temp directory.
-pub fn scratch_dir(tag: &str) -> PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    let dir = std::env::temp_dir().join(format!("pentad-web-{tag}-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("create a scratch directory");
-    dir
+/// A fresh scratch directory under the system's temp directory, removed when dropped.
+pub fn scratch_dir(tag: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("pentad-web-{tag}-"))
+        .tempdir()
+        .expect("create a scratch directory")
 }
 
 fn free_port() -> u16 {
@@ -75,6 +73,9 @@ pub struct Browser {
     pub dir: PathBuf,
     _driver: Guard,
     _server: Guard,
+    /// Holds `dir`; after the driver and server, as fields drop in order, so the folder goes
+    /// once nothing writes into it.
+    _scratch: TempDir,
     _lock: MutexGuard<'static, ()>,
 }
 
@@ -126,7 +127,8 @@ impl Browser {
     /// As [`Browser::open`], with more `pentad-web` options.
     pub async fn open_with(engine: &str, extra: &[&str]) -> Browser {
         let lock = ONE_BROWSER.lock().await;
-        let dir = scratch_dir("browser");
+        let scratch = scratch_dir("browser");
+        let dir = scratch.path().to_path_buf();
         let downloads = dir.join("downloads");
         std::fs::create_dir_all(&downloads).unwrap();
         let (server, url) = start_server(engine, extra);
@@ -165,6 +167,7 @@ impl Browser {
             dir,
             _driver: driver,
             _server: server,
+            _scratch: scratch,
             _lock: lock,
         };
         b.wait_for(
@@ -324,10 +327,9 @@ impl Browser {
         std::fs::write(path, png).expect("write the screenshot");
     }
 
-    /// Ends the browser session.
+    /// Ends the browser session; dropping `self` then stops the processes and removes `dir`.
     pub async fn close(self) {
         let _ = self.client.clone().close().await;
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
