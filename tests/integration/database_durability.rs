@@ -7,7 +7,7 @@ use std::ops::{Deref, DerefMut};
 use std::process::{Child, Command, Stdio};
 
 use pentad::core::Rule;
-use pentad::database::{DbPosition, Store};
+use pentad::database::{DbPosition, Record, Store};
 
 /// A fresh folder for one test's database, removed when the test ends. Declared before the
 /// engine, which is dropped first, so the folder outlives it.
@@ -51,6 +51,15 @@ impl Drop for Engine {
     }
 }
 
+/// The database file reopened read-only, with the record both tests edit (the position
+/// after 7,7 and 8,8, freestyle 15×15).
+fn reopened_record(path: &std::path::Path) -> (Store, Record) {
+    let store = Store::open(path, true).expect("the file reopens");
+    let pos = DbPosition::from_moves(Rule::FREESTYLE, 15, 15, &[(7, 7), (8, 8)]).unwrap();
+    let rec = store.get(&pos).unwrap().expect("the record is there");
+    (store, rec)
+}
+
 #[test]
 fn an_edit_survives_a_killed_engine() {
     let dir = scratch_dir("pentad-durability-");
@@ -82,9 +91,7 @@ fn an_edit_survives_a_killed_engine() {
     child.kill().unwrap(); // SIGKILL on Unix: no clean-up runs
     child.wait().unwrap();
 
-    let store = Store::open(&path, true).expect("the file reopens");
-    let pos = DbPosition::from_moves(Rule::FREESTYLE, 15, 15, &[(7, 7), (8, 8)]).unwrap();
-    let rec = store.get(&pos).unwrap().expect("the record is there");
+    let (store, rec) = reopened_record(&path);
     assert_eq!(rec.label, b'w' as i32);
     assert_eq!(rec.value, 123);
     assert_eq!(rec.comment, "kept");
@@ -118,7 +125,6 @@ fn an_edit_answered_during_a_search_survives_end() {
     stdin.flush().unwrap();
     loop {
         let Ok(line) = lines.recv_timeout(std::time::Duration::from_secs(20)) else {
-            let _ = child.kill();
             panic!("the edit was not answered while the search ran");
         };
         assert!(
@@ -135,9 +141,7 @@ fn an_edit_answered_during_a_search_survives_end() {
     let status = child.wait().unwrap();
     assert!(status.success());
 
-    let store = Store::open(&path, true).expect("the file reopens");
-    let pos = DbPosition::from_moves(Rule::FREESTYLE, 15, 15, &[(7, 7), (8, 8)]).unwrap();
-    let rec = store.get(&pos).unwrap().expect("the record is there");
+    let (_, rec) = reopened_record(&path);
     assert_eq!(rec.label, b'w' as i32);
     assert_eq!(rec.value, 321);
 }
