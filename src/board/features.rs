@@ -203,16 +203,16 @@ fn cell_activation(board: &Board, net: &Network, i: usize) -> Act {
 /// freestyle boards keep the outer slots at zero).
 #[inline(always)]
 fn window_keys(net: &Network, keys: [u64; 4]) -> [usize; 4] {
-    let window = net.window();
-    keys.map(|k| {
-        let black = k as u32 as usize;
-        if window < 10 {
+    // The two windows a network may read, with constant divisors (a division by a
+    // run-time power of three cost about 3 % of a search's time).
+    match net.window() {
+        10 => keys.map(|k| k as u32 as usize),
+        8 => keys.map(|k| (k as u32 as usize) / 3 % 3usize.pow(8)),
+        window => keys.map(|k| {
             let outer = 3usize.pow((10 - window) / 2);
-            black / outer % 3usize.pow(window)
-        } else {
-            black
-        }
-    })
+            (k as u32 as usize) / outer % 3usize.pow(window)
+        }),
+    }
 }
 
 impl Board {
@@ -255,6 +255,7 @@ impl Board {
     /// The activation of empty point `p` computed from its line keys on the spot, without the
     /// incremental state (for a few points, cheaper than bringing the state up to date;
     /// zero without a network).
+    #[inline]
     pub fn net_activation_direct(&self, p: Pos) -> [i16; CHANNELS] {
         match &self.net {
             Some(net) if self.is_empty(p) => cell_activation(self, net, self.idx(p)),

@@ -99,6 +99,17 @@ impl Counts {
         n.wrapping_add(self.0[k + 128])
             .wrapping_add(self.0[k + 192])
     }
+
+    /// Every count at once, the four banks summed: `16 c + code` pattern codes, `32 + 16 c +
+    /// code` combined codes (the layout above).
+    #[inline]
+    pub(super) fn totals(&self) -> [u16; 64] {
+        std::array::from_fn(|k| {
+            let n = self.0[k].wrapping_add(self.0[k + 64]);
+            n.wrapping_add(self.0[k + 128])
+                .wrapping_add(self.0[k + 192])
+        })
+    }
 }
 
 const _: () = assert!(N_CODES <= 16 && N_CODES4 <= 16);

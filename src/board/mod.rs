@@ -29,6 +29,7 @@ mod values;
 pub use bench::{bench_fixed_rounds, bench_move_undo};
 pub use candidates::Candidates;
 pub use movegen::GenKind;
+pub(crate) use pattern::DOUBLE_FOUR as LINE_DOUBLE_FOUR;
 pub use pattern::{Pattern, Pattern4};
 pub use queries::{Threat, UNDEFENDED_THREAT_LOSS_PLIES};
 pub use random::random_games;
@@ -751,6 +752,33 @@ impl Board {
             total += u32::from(self.memo.borrow().counts[pat as usize]);
         }
         total
+    }
+
+    /// Every count at once, as [`Board::pattern_count`] and [`Board::pattern4_count`] start
+    /// from: index `16 c + code` counts the (empty cell, direction) pairs of colour index `c`
+    /// with per-direction code `code` (a [`Pattern`], or the internal double-four code, which
+    /// `pattern_count` counts as an open four), and `32 + 16 c + code` the empty cells with
+    /// combined code `code` (a [`Pattern4`], or one of Black's renju 3-3 candidates, which
+    /// [`Board::resolved_33_counts`] resolves). The evaluation reads them in one pass.
+    #[inline]
+    pub fn raw_counts(&self) -> [u16; 64] {
+        self.counts.totals()
+    }
+
+    /// Black's renju 3-3 candidates resolved by the exact test, counted by [`Pattern4`]; `None`
+    /// when Black has none (always outside renju). [`Board::pattern4_count`] of Black is the
+    /// raw count plus these.
+    pub fn resolved_33_counts(&self) -> Option<[u16; N_CODES4]> {
+        debug_assert!(
+            self.counts.pat4(1, MAYBE33 as usize) == 0
+                && self.counts.pat4(1, MAYBE433 as usize) == 0
+        );
+        if self.counts.pat4(0, MAYBE33 as usize) == 0 && self.counts.pat4(0, MAYBE433 as usize) == 0
+        {
+            return None;
+        }
+        self.refresh_memo();
+        Some(self.memo.borrow().counts)
     }
 
     /// Installs a per-cell value table (see [`CellValues`]): the value sum and the sums kept

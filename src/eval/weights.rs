@@ -4,6 +4,7 @@
 //! Flex4, Five. Order of `Pattern4`: None, Forbid, Flex2, Block3, Flex2x2, Block3Plus, Flex3,
 //! Flex3Plus, Flex3x2, Block4, Block4Plus, Block4Flex3, Flex4, Five.
 
+use crate::board::{Pattern, LINE_DOUBLE_FOUR};
 use crate::core::RuleKind;
 
 /// The evaluation's weights for one family of rules.
@@ -64,6 +65,47 @@ pub fn for_rule(kind: RuleKind) -> &'static EvalWeights {
         RuleKind::Renju => &RENJU,
         _ => &GOMOKU,
     }
+}
+
+/// The linear evaluation's weights in the layout of [`crate::board::Board::raw_counts`], for
+/// the side to move of colour index `me`: the mover's line and cell weights at its own
+/// counts, the opponent's negated at the other colour's; a one-line double four weighs as an
+/// open four; the renju 3-3 candidates (resolved apart) and unused codes weigh nothing.
+pub const fn count_weights(w: &EvalWeights, me: usize) -> [i32; 64] {
+    let mut v = [0; 64];
+    let mut c = 0;
+    while c < 2 {
+        let (line, cell, sign) = if c == me {
+            (&w.line_me, &w.cell_me, 1)
+        } else {
+            (&w.line_opp, &w.cell_opp, -1)
+        };
+        let mut code = 0;
+        while code < line.len() {
+            v[16 * c + code] = sign * line[code];
+            code += 1;
+        }
+        v[16 * c + LINE_DOUBLE_FOUR as usize] = sign * line[Pattern::Flex4 as usize];
+        let mut code = 0;
+        while code < cell.len() {
+            v[32 + 16 * c + code] = sign * cell[code];
+            code += 1;
+        }
+        c += 1;
+    }
+    v
+}
+
+/// [`count_weights`] of the built-in weights: by family (renju, the others) and side to move.
+const COUNT_WEIGHTS: [[[i32; 64]; 2]; 2] = [
+    [count_weights(&RENJU, 0), count_weights(&RENJU, 1)],
+    [count_weights(&GOMOKU, 0), count_weights(&GOMOKU, 1)],
+];
+
+/// [`count_weights`] of the weight set used under `kind`, for the side to move `me`.
+pub fn count_weights_for_rule(kind: RuleKind, me: usize) -> &'static [i32; 64] {
+    let family = usize::from(kind != RuleKind::Renju);
+    &COUNT_WEIGHTS[family][me & 1]
 }
 
 /// The move ordering's pattern values: what a point is worth to the mover by the shapes it

@@ -110,22 +110,36 @@ fn add_policy(board: &Board, out: &mut [(Pos, i32)], weight: i32, memo: &mut Pol
         memo.logits.resize(Pos::COUNT, 0);
     }
     let channel_weights = net.policy_weights(board.side_to_move().index(), || board.net_pool());
-    let mut add = |act: &dyn Fn(Pos) -> [i16; CHANNELS], out: &mut [(Pos, i32)]| {
-        let mut best = i32::MIN;
-        for m in out.iter_mut() {
-            let logit = policy_logit(&act(m.0), &channel_weights);
-            memo.logits[m.0.index()] = logit;
-            best = best.max(logit);
-            m.1 += (i64::from(logit) * i64::from(weight) / i64::from(POLICY_ONE)) as i32;
-        }
-        memo.best = best;
-    };
-    if net.policy_reads_context() {
-        board.with_net_activations(|act| add(act, out));
+    let logits = &mut memo.logits;
+    memo.best = if net.policy_reads_context() {
+        board.with_net_activations(|act| add_logits(act, out, &channel_weights, weight, logits))
     } else {
-        add(&|p| board.net_activation_direct(p), out);
-    }
+        // Straight from the line keys, inlined (a dynamic call per move cost about 1 % of a
+        // renju search).
+        let act = |p| board.net_activation_direct(p);
+        add_logits(act, out, &channel_weights, weight, logits)
+    };
     true
+}
+
+/// Adds each move's policy logit (from its activation `act`) times `weight` to its score
+/// and records the logit by cell; returns the largest logit.
+#[inline(always)]
+fn add_logits(
+    act: impl Fn(Pos) -> [i16; CHANNELS],
+    moves: &mut [(Pos, i32)],
+    channel_weights: &[i32; CHANNELS],
+    weight: i32,
+    logits: &mut [i32],
+) -> i32 {
+    let mut best = i32::MIN;
+    for m in moves.iter_mut() {
+        let logit = policy_logit(&act(m.0), channel_weights);
+        logits[m.0.index()] = logit;
+        best = best.max(logit);
+        m.1 += (i64::from(logit) * i64::from(weight) / i64::from(POLICY_ONE)) as i32;
+    }
+    best
 }
 
 /// [`generate`] by the pattern values alone.
