@@ -81,11 +81,6 @@ pub const TURN_MARGIN_DIVISOR: i64 = 25;
 pub const MOVE_OVERHEAD_MS: i64 = 10;
 /// Fewest moves the remaining game clock is shared over.
 pub const MIN_MOVES_TO_GO: i64 = 16;
-/// Expected game length in plies used by [`moves_to_go`]. Games are short: renju from the
-/// 3-stone openings lasts about 58 plies, freestyle about 70. At 80 plies (and at least 20
-/// moves to go) Pentad ended its games with most of the clock unspent; 60 and 16, with the
-/// optimum as the iteration target, gained about 68 Elo in renju (12 s a game, 2 s a move).
-pub const EXPECTED_GAME_PLIES: i64 = 60;
 /// Moves [`moves_to_go`] adds to our share of the expected game length left, so that a game
 /// running longer than expected does not find the clock spent.
 pub const MOVES_TO_GO_EXTRA: i64 = 5;
@@ -190,7 +185,7 @@ pub fn turn_margin_ms(limit_ms: i64) -> i64 {
 /// left plus [`MOVES_TO_GO_EXTRA`], at least [`MIN_MOVES_TO_GO`], but never more than half
 /// the empty cells (rounded up), and at least 1.
 pub fn moves_to_go(empty_cells: usize, move_number: usize) -> i64 {
-    let by_length = (EXPECTED_GAME_PLIES - move_number as i64) / 2 + MOVES_TO_GO_EXTRA;
+    let by_length = (params::expected_game_plies() - move_number as i64) / 2 + MOVES_TO_GO_EXTRA;
     let by_cells = (empty_cells as i64 + 1) / 2;
     by_length.max(MIN_MOVES_TO_GO).min(by_cells).max(1)
 }
