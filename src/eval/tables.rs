@@ -47,11 +47,16 @@ impl Family {
     pub const ALL: [Family; 2] = [Family::Renju, Family::Gomoku];
 
     /// The family of a rule.
-    pub fn of(kind: RuleKind) -> Family {
+    pub const fn of(kind: RuleKind) -> Family {
         match kind {
             RuleKind::Renju => Family::Renju,
             _ => Family::Gomoku,
         }
+    }
+
+    /// The family's index in the tables kept per family (renju 0, the others 1).
+    pub const fn index(self) -> usize {
+        self as usize
     }
 
     /// The name used in files.

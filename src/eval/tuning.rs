@@ -12,19 +12,14 @@
 
 use std::sync::{LazyLock, RwLock};
 
+use super::tables::Family;
 use super::weights::{EvalWeights, OrderWeights, GOMOKU, ORDER, RENJU};
 use crate::core::tunable::{TunableKind, TunableSpec, TuneError, TUNING};
 use crate::core::RuleKind;
 
-/// The rule families with their own weights, in the order of [`TUNED`].
+/// The rule families with their own weights, in the order of [`TUNED`] (by
+/// [`Family::index`]).
 const FAMILIES: [(&str, EvalWeights); 2] = [("renju", RENJU), ("gomoku", GOMOKU)];
-/// Index of a rule's family in [`FAMILIES`].
-fn family_index(kind: RuleKind) -> usize {
-    match kind {
-        RuleKind::Renju => 0,
-        _ => 1,
-    }
-}
 
 /// Names of the `Pattern4` shapes, by discriminant.
 const PATTERN4_NAMES: [&str; 14] = [
@@ -167,7 +162,7 @@ static WEIGHT_TUNABLES: LazyLock<Vec<WeightTunable>> = LazyLock::new(|| {
         let mut slots = vec![(Slot::Tempo, "tempo".to_string())];
         for i in TUNED_CELLS {
             // Forbidden points exist only under renju.
-            if i == 1 && family_index(RuleKind::Renju) != family {
+            if i == 1 && Family::Renju.index() != family {
                 continue;
             }
             let shape = PATTERN4_NAMES[i];
@@ -220,7 +215,7 @@ pub fn specs() -> &'static [TunableSpec] {
 /// The weights the evaluation uses under `kind`: the constants, or in a `tune` build the
 /// values set at run time.
 pub fn current(kind: RuleKind) -> EvalWeights {
-    current_of_family(family_index(kind))
+    current_of_family(Family::of(kind).index())
 }
 
 /// The weights in use for family `family` (an index of [`FAMILIES`]).

@@ -4,6 +4,7 @@
 //! Flex4, Five. Order of `Pattern4`: None, Forbid, Flex2, Block3, Flex2x2, Block3Plus, Flex3,
 //! Flex3Plus, Flex3x2, Block4, Block4Plus, Block4Flex3, Flex4, Five.
 
+use super::tables::Family;
 use crate::board::{Pattern, LINE_DOUBLE_FOUR};
 use crate::core::RuleKind;
 
@@ -61,9 +62,9 @@ pub const GOMOKU: EvalWeights = EvalWeights {
 
 /// The weight set used under `kind`.
 pub fn for_rule(kind: RuleKind) -> &'static EvalWeights {
-    match kind {
-        RuleKind::Renju => &RENJU,
-        _ => &GOMOKU,
+    match Family::of(kind) {
+        Family::Renju => &RENJU,
+        Family::Gomoku => &GOMOKU,
     }
 }
 
@@ -96,16 +97,18 @@ pub const fn count_weights(w: &EvalWeights, me: usize) -> [i32; 64] {
     v
 }
 
-/// [`count_weights`] of the built-in weights: by family (renju, the others) and side to move.
-const COUNT_WEIGHTS: [[[i32; 64]; 2]; 2] = [
-    [count_weights(&RENJU, 0), count_weights(&RENJU, 1)],
-    [count_weights(&GOMOKU, 0), count_weights(&GOMOKU, 1)],
-];
+/// [`count_weights`] of the built-in weights: by [`Family::index`] and side to move.
+const COUNT_WEIGHTS: [[[i32; 64]; 2]; 2] = {
+    let mut by_family = [[[0; 64]; 2]; 2];
+    by_family[Family::Renju.index()] = [count_weights(&RENJU, 0), count_weights(&RENJU, 1)];
+    by_family[Family::Gomoku.index()] = [count_weights(&GOMOKU, 0), count_weights(&GOMOKU, 1)];
+    by_family
+};
 
-/// [`count_weights`] of the weight set used under `kind`, for the side to move `me`.
+/// [`count_weights`] of the weight set used under `kind` ([`for_rule`]), for the side to move
+/// `me`.
 pub fn count_weights_for_rule(kind: RuleKind, me: usize) -> &'static [i32; 64] {
-    let family = usize::from(kind != RuleKind::Renju);
-    &COUNT_WEIGHTS[family][me & 1]
+    &COUNT_WEIGHTS[Family::of(kind).index()][me & 1]
 }
 
 /// The move ordering's pattern values: what a point is worth to the mover by the shapes it
