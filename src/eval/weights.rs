@@ -97,13 +97,12 @@ pub const fn count_weights(w: &EvalWeights, me: usize) -> [i32; 64] {
     v
 }
 
-/// [`count_weights`] of the built-in weights: by [`Family::index`] and side to move.
-const COUNT_WEIGHTS: [[[i32; 64]; 2]; 2] = {
-    let mut by_family = [[[0; 64]; 2]; 2];
-    by_family[Family::Renju.index()] = [count_weights(&RENJU, 0), count_weights(&RENJU, 1)];
-    by_family[Family::Gomoku.index()] = [count_weights(&GOMOKU, 0), count_weights(&GOMOKU, 1)];
-    by_family
-};
+/// [`count_weights`] of the built-in weights: by [`Family::index`] (renju first) and side to
+/// move.
+const COUNT_WEIGHTS: [[[i32; 64]; 2]; 2] = [
+    [count_weights(&RENJU, 0), count_weights(&RENJU, 1)],
+    [count_weights(&GOMOKU, 0), count_weights(&GOMOKU, 1)],
+];
 
 /// [`count_weights`] of the weight set used under `kind` ([`for_rule`]), for the side to move
 /// `me`.
