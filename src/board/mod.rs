@@ -767,14 +767,13 @@ impl Board {
 
     /// Black's renju 3-3 candidates resolved by the exact test, counted by [`Pattern4`]; `None`
     /// when Black has none (always outside renju). [`Board::pattern4_count`] of Black is the
-    /// raw count plus these.
-    pub fn resolved_33_counts(&self) -> Option<[u16; N_CODES4]> {
-        debug_assert!(
-            self.counts.pat4(1, MAYBE33 as usize) == 0
-                && self.counts.pat4(1, MAYBE433 as usize) == 0
-        );
-        if self.counts.pat4(0, MAYBE33 as usize) == 0 && self.counts.pat4(0, MAYBE433 as usize) == 0
-        {
+    /// raw count plus these. `raw` is this board's [`Board::raw_counts`], which the caller
+    /// already holds: the candidates' counts are read from it instead of summed again.
+    pub fn resolved_33_counts(&self, raw: &[u16; 64]) -> Option<[u16; N_CODES4]> {
+        debug_assert_eq!(*raw, self.raw_counts());
+        let combined = |c: usize, code: u8| raw[32 + 16 * c + code as usize];
+        debug_assert!(combined(1, MAYBE33) == 0 && combined(1, MAYBE433) == 0);
+        if combined(0, MAYBE33) == 0 && combined(0, MAYBE433) == 0 {
             return None;
         }
         self.refresh_memo();

@@ -100,7 +100,7 @@ pub fn evaluate_linear(board: &Board) -> i32 {
     // Every pattern count of both colours in one pass (the compiler vectorises it).
     let counts = board.raw_counts();
     let mut s = w.tempo + dot(by_count, &counts);
-    if let Some(resolved) = board.resolved_33_counts() {
+    if let Some(resolved) = board.resolved_33_counts(&counts) {
         // Black's renju 3-3 candidates, resolved: the mover's cell weights if Black moves.
         let (cell, sign) = if me == Color::Black {
             (&w.cell_me, 1)
@@ -164,7 +164,7 @@ mod tests {
             random_games(rule, 11, 30, 90, |b| {
                 assert_eq!(evaluate_linear(b), linear_by_shapes(b), "{rule:?}");
                 // Black's 3-3 candidates, which the one-pass sum resolves apart.
-                resolved += usize::from(b.resolved_33_counts().is_some());
+                resolved += usize::from(b.resolved_33_counts(&b.raw_counts()).is_some());
                 true
             });
         }
