@@ -2,6 +2,7 @@
 //! Lazy SMP threads, strength limits and randomized choice among near-best moves.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use rand::rngs::StdRng;
@@ -160,6 +161,73 @@ fn partial_best(searched: &[RootMove], alpha: Score) -> Option<RootMove> {
     (best.score > alpha && best.score > -MATE).then(|| best.clone())
 }
 
+/// One search's settings, resolved from its limits and its root moves.
+struct Plan {
+    max_depth: i32,
+    max_nodes: Option<u64>,
+    /// Below full strength: capped depth and nodes, a randomized choice, no threat solvers.
+    weak: bool,
+    /// Some root moves are excluded: the threat solvers, which know nothing of exclusions,
+    /// sit out.
+    restricted: bool,
+    /// Choose at random among the lines within `margin` of the best.
+    randomize: bool,
+    margin: Score,
+    /// Lines searched: those reported, and more for a randomized choice.
+    multipv: usize,
+    threads: usize,
+    /// The root has more than one move, so that a solver's proof saves a choice.
+    choice: bool,
+}
+
+impl Plan {
+    fn new(limits: &SearchLimits, restricted: bool, root_moves: usize) -> Plan {
+        let weak = limits.strength < FULL_STRENGTH;
+        let (cap_depth, cap_nodes, weak_margin) = strength_caps(limits.strength);
+        let mut max_depth = limits
+            .max_depth
+            .map_or(MAX_DEPTH, |d| d as i32)
+            .clamp(1, MAX_DEPTH);
+        let mut max_nodes = limits.max_nodes;
+        if weak {
+            max_depth = max_depth.min(cap_depth);
+            max_nodes = Some(max_nodes.map_or(cap_nodes, |m| m.min(cap_nodes)));
+        }
+        let randomize = weak || limits.randomize_seed.is_some();
+        let margin = if weak {
+            weak_margin
+        } else {
+            limits.random_margin
+        };
+        let multipv = limits
+            .multipv
+            .max(1)
+            .max(if randomize { RANDOM_CHOICE_LINES } else { 1 })
+            .min(root_moves);
+        Plan {
+            max_depth,
+            max_nodes,
+            weak,
+            restricted,
+            randomize,
+            margin,
+            multipv,
+            threads: limits.threads.max(1),
+            choice: root_moves > 1,
+        }
+    }
+
+    /// The root VCF solver runs before the tree search.
+    fn root_vcf(&self) -> bool {
+        !self.weak && !self.restricted && self.choice
+    }
+
+    /// The first helper thread first tries to prove a win by threats.
+    fn helper_vct(&self) -> bool {
+        self.root_vcf() && self.threads > 1 && self.multipv == 1
+    }
+}
+
 /// Runs one search; see [`super::Searcher::search`].
 pub(crate) fn search(
     tt: &TTable,
@@ -186,31 +254,7 @@ pub(crate) fn search(
             ..Default::default()
         };
     }
-    let weak = limits.strength < FULL_STRENGTH;
-    let (cap_depth, cap_nodes, weak_margin) = strength_caps(limits.strength);
-    let mut max_depth = limits
-        .max_depth
-        .map_or(MAX_DEPTH, |d| d as i32)
-        .clamp(1, MAX_DEPTH);
-    let mut max_nodes = limits.max_nodes;
-    if weak {
-        max_depth = max_depth.min(cap_depth);
-        max_nodes = Some(max_nodes.map_or(cap_nodes, |m| m.min(cap_nodes)));
-    }
-    let randomize = weak || limits.randomize_seed.is_some();
-    let margin = if weak {
-        weak_margin
-    } else {
-        limits.random_margin
-    };
-    let multipv = limits
-        .multipv
-        .max(1)
-        .max(if randomize { RANDOM_CHOICE_LINES } else { 1 })
-        .min(rms.len());
-    let threads = limits.threads.max(1);
-    let me = board.side_to_move();
-
+    let plan = Plan::new(limits, restricted, rms.len());
     let shared = Shared {
         tt,
         stop,
@@ -218,149 +262,235 @@ pub(crate) fn search(
         nodes: AtomicU64::new(0),
         start,
         time: limits.time,
-        max_nodes,
-        threads,
+        max_nodes: plan.max_nodes,
+        threads: plan.threads,
         in_flight: InFlight::new(),
         excluded: &limits.excluded,
         root_events,
         leaf_samples: limits.leaf_samples.as_deref(),
     };
-
-    // Root VCF solver: a forced win by fours needs no tree search. (The solvers know nothing
-    // of excluded moves: a restricted search does without them.)
-    if !weak && rms.len() > 1 && !restricted {
-        // Each solver's node budget is capped by its share of a node limit and by what its
-        // time allows; it polls the stop flag and its own deadline (a share of the maximum),
-        // so that the tree search always gets the rest of the time.
-        let solver_budget = |solver: Solver, nodes: u64| {
-            let nodes = max_nodes.map_or(nodes, |m| nodes.min(solver_node_share(m)));
-            let nodes = limits
-                .time
-                .solver_node_cap(solver)
-                .map_or(nodes, |cap| nodes.min(cap));
-            Budget::limited(nodes, stop, limits.time.solver_deadline(solver, start))
-        };
-        let mut b = board.clone();
-        let mut lim = solver_budget(Solver::RootVcf, root_vcf_nodes());
-        let found = vcf::vcf_root_limited(&mut b, me, root_vcf_depth(), &mut lim);
-        let vcf_used = lim.used;
+    if plan.root_vcf() {
+        let (found, used) = root_vcf_win(board, limits, &plan, stop, start);
         if let Some((mv, plies, pv)) = found {
-            if board.is_legal(mv) {
-                return proven_win(report, mv, plies, vcf_used, start, pv);
-            }
+            return proven_win(report, mv, plies, used, start, pv);
         }
-        shared.nodes.fetch_add(vcf_used, Relaxed);
+        shared.nodes.fetch_add(used, Relaxed);
     }
+    let findings = search_threads(&shared, board, &mut rms, limits, &plan, report);
+    conclude(findings, &rms, &plan, limits, board, &shared, report)
+}
 
-    let mut completed: Option<(Vec<RootMove>, i32)> = None;
-    // The best root move of the main thread's interrupted last iteration, when it is known.
-    let mut partial: Option<RootMove> = None;
-    // The deepest iteration any helper thread completed: (depth, root move with its line).
-    let helper_best: std::sync::Mutex<Option<(i32, RootMove)>> = std::sync::Mutex::new(None);
-    // A win by threats the first helper proved.
-    let helper_vct: std::sync::Mutex<Option<pns::VctWin>> = std::sync::Mutex::new(None);
-    let vct_on_helper = !weak && !restricted && threads > 1 && multipv == 1 && rms.len() > 1;
-    let vct_budget = max_nodes.map_or(helper_vct_nodes(), |m| {
-        helper_vct_nodes().min(solver_node_share(m))
-    });
-    let vct_deadline = limits.time.solver_deadline(Solver::HelperVct, start);
-    std::thread::scope(|scope| {
-        for id in 1..threads {
-            let shared = &shared;
-            let helper_best = &helper_best;
-            let mut rms = rms.clone();
+/// The root VCF solver: a forced win by fours needs no tree search. Its node budget is capped
+/// by its share of a node limit and by what its time allows; it polls the stop flag and its
+/// own deadline (a share of the maximum), so that the tree search always gets the rest of the
+/// time. Returns a legal winning first move with its length and line, and the nodes used.
+fn root_vcf_win(
+    board: &Board,
+    limits: &SearchLimits,
+    plan: &Plan,
+    stop: &AtomicBool,
+    start: Instant,
+) -> (Option<pns::VctWin>, u64) {
+    let nodes = root_vcf_nodes();
+    let nodes = plan
+        .max_nodes
+        .map_or(nodes, |m| nodes.min(solver_node_share(m)));
+    let nodes = limits
+        .time
+        .solver_node_cap(Solver::RootVcf)
+        .map_or(nodes, |cap| nodes.min(cap));
+    let mut lim = Budget::limited(
+        nodes,
+        stop,
+        limits.time.solver_deadline(Solver::RootVcf, start),
+    );
+    let mut b = board.clone();
+    let found = vcf::vcf_root_limited(&mut b, board.side_to_move(), root_vcf_depth(), &mut lim);
+    (found.filter(|(mv, _, _)| board.is_legal(*mv)), lim.used)
+}
+
+/// What the threads of one search found.
+#[derive(Default)]
+struct Findings {
+    /// The main thread's last completed iteration: its root moves, best first, and depth.
+    completed: Option<(Vec<RootMove>, i32)>,
+    /// The best root move of the main thread's interrupted last iteration, when it is known.
+    partial: Option<RootMove>,
+    /// The deepest iteration any helper thread completed: (depth, root move with its line).
+    helper_best: Option<(i32, RootMove)>,
+    /// A win by threats the first helper proved.
+    helper_vct: Option<pns::VctWin>,
+}
+
+/// What the helper threads found, written as they go.
+#[derive(Default)]
+struct HelperFindings {
+    best: Mutex<Option<(i32, RootMove)>>,
+    vct: Mutex<Option<pns::VctWin>>,
+}
+
+/// Runs the main thread's iterative deepening with `plan.threads - 1` helpers beside it
+/// (Lazy SMP, sharing the table) until the limits or a helper's proof end the search.
+fn search_threads(
+    shared: &Shared,
+    board: &Board,
+    rms: &mut [RootMove],
+    limits: &SearchLimits,
+    plan: &Plan,
+    report: &mut dyn FnMut(&SearchReport),
+) -> Findings {
+    let helpers = HelperFindings::default();
+    let (completed, partial) = std::thread::scope(|scope| {
+        for id in 1..plan.threads {
+            let rms = rms.to_vec();
             let board = board.clone();
-            let helper_vct = &helper_vct;
+            let helpers = &helpers;
             smp::spawn_helper(scope, id, move || {
-                if id == 1 && vct_on_helper {
-                    // The first helper first tries to prove a win by threats, which costs the
-                    // main thread nothing; a proof ends the whole search.
-                    let mut lim = Budget::limited(vct_budget, &shared.abort, vct_deadline);
-                    let found = threat_win(&board, &mut lim);
-                    shared.nodes.fetch_add(lim.used, Relaxed);
-                    if let Some(win) = found {
-                        *helper_vct.lock().unwrap_or_else(|e| e.into_inner()) = Some(win);
-                        shared.abort.store(true, Relaxed);
-                        return;
-                    }
-                }
-                let mut w = Worker::new(id, shared, &board);
-                // Helpers deepen in step with the main thread, sharing its table. (A schedule
-                // where helper 1 took only the even depths and ran ahead lost clearly:
-                // 37-63 in 100 renju games, 2 threads against 1.)
-                let mut depth = 1;
-                while depth <= max_depth && !w.stopped {
-                    aspirated_iteration(&mut w, &mut rms, depth, false, &mut None);
-                    if !w.stopped {
-                        for rm in rms.iter_mut() {
-                            rm.prev_score = rm.score;
-                        }
-                        let mut hb = helper_best.lock().unwrap_or_else(|e| e.into_inner());
-                        if hb.as_ref().is_none_or(|(d, _)| *d < depth) {
-                            *hb = Some((depth, rms[0].clone()));
-                        }
-                    }
-                    depth += 1;
-                }
-                w.flush_nodes();
+                helper_search(id, shared, board, rms, limits, plan, helpers);
             });
         }
-        let mut w = Worker::new(0, &shared, board);
-        let mut iters = IterationState::new(rms.len());
-        for depth in 1..=max_depth {
-            for pv_idx in 0..multipv {
-                let want_partial = pv_idx == 0 && multipv == 1;
-                w.announce_root = pv_idx == 0;
-                aspirated_iteration(
-                    &mut w,
-                    &mut rms[pv_idx..],
-                    depth,
-                    want_partial,
-                    &mut partial,
-                );
-                if w.stopped {
-                    break;
-                }
-                w.flush_nodes();
-                if pv_idx >= limits.multipv.max(1) {
-                    continue; // internal lines for randomized choice are not reported
-                }
-                report(&SearchReport {
-                    depth: depth as u32,
-                    seldepth: w.seldepth.max(depth as usize) as u32,
-                    score: rms[pv_idx].score,
-                    nodes: shared.nodes.load(Relaxed),
-                    elapsed_ms: shared.elapsed_ms(),
-                    pv: rms[pv_idx].pv.clone(),
-                    multipv: pv_idx + 1,
-                });
-            }
-            if w.stopped {
-                break;
-            }
+        main_search(shared, board, rms, limits, plan, report)
+    });
+    Findings {
+        completed,
+        partial,
+        helper_best: helpers.best.into_inner().unwrap_or_else(|e| e.into_inner()),
+        helper_vct: helpers.vct.into_inner().unwrap_or_else(|e| e.into_inner()),
+    }
+}
+
+/// A helper thread: the first one first tries to prove a win by threats, which costs the
+/// main thread nothing (a proof ends the whole search); then each deepens in step with the
+/// main thread, sharing its table, and records its deepest completed iteration. (A schedule
+/// where helper 1 took only the even depths and ran ahead lost clearly: 37-63 in 100 renju
+/// games, 2 threads against 1.)
+fn helper_search(
+    id: usize,
+    shared: &Shared,
+    board: Board,
+    mut rms: Vec<RootMove>,
+    limits: &SearchLimits,
+    plan: &Plan,
+    found: &HelperFindings,
+) {
+    if id == 1 && plan.helper_vct() {
+        let nodes = plan.max_nodes.map_or(helper_vct_nodes(), |m| {
+            helper_vct_nodes().min(solver_node_share(m))
+        });
+        let deadline = limits.time.solver_deadline(Solver::HelperVct, shared.start);
+        let mut lim = Budget::limited(nodes, &shared.abort, deadline);
+        let win = threat_win(&board, &mut lim);
+        shared.nodes.fetch_add(lim.used, Relaxed);
+        if let Some(win) = win {
+            *found.vct.lock().unwrap_or_else(|e| e.into_inner()) = Some(win);
+            shared.abort.store(true, Relaxed);
+            return;
+        }
+    }
+    let mut w = Worker::new(id, shared, &board);
+    let mut depth = 1;
+    while depth <= plan.max_depth && !w.stopped {
+        aspirated_iteration(&mut w, &mut rms, depth, false, &mut None);
+        if !w.stopped {
             for rm in rms.iter_mut() {
                 rm.prev_score = rm.score;
             }
-            completed = Some((rms.clone(), depth));
-            iters.record(depth as u32, rms[0].mv, rms[0].score);
-            if limits.time.should_stop(&iters, shared.elapsed_ms()) {
-                break;
+            let mut best = found.best.lock().unwrap_or_else(|e| e.into_inner());
+            if best.as_ref().is_none_or(|(d, _)| *d < depth) {
+                *best = Some((depth, rms[0].clone()));
             }
         }
-        shared.abort.store(true, Relaxed);
-        w.flush_nodes();
-    });
+        depth += 1;
+    }
+    w.flush_nodes();
+}
 
+/// The main thread's iterative deepening, reporting each completed line, until the limits or
+/// the time manager stop it; `rms` are left as its last iteration sorted them. Returns the
+/// last completed iteration (root moves best first, and its depth) and the interrupted
+/// iteration's better move, when it found one.
+fn main_search(
+    shared: &Shared,
+    board: &Board,
+    rms: &mut [RootMove],
+    limits: &SearchLimits,
+    plan: &Plan,
+    report: &mut dyn FnMut(&SearchReport),
+) -> (Option<(Vec<RootMove>, i32)>, Option<RootMove>) {
+    let mut completed = None;
+    let mut partial = None;
+    let mut w = Worker::new(0, shared, board);
+    let mut iters = IterationState::new(rms.len());
+    for depth in 1..=plan.max_depth {
+        for pv_idx in 0..plan.multipv {
+            let want_partial = pv_idx == 0 && plan.multipv == 1;
+            w.announce_root = pv_idx == 0;
+            aspirated_iteration(
+                &mut w,
+                &mut rms[pv_idx..],
+                depth,
+                want_partial,
+                &mut partial,
+            );
+            if w.stopped {
+                break;
+            }
+            w.flush_nodes();
+            if pv_idx >= limits.multipv.max(1) {
+                continue; // internal lines for randomized choice are not reported
+            }
+            report(&SearchReport {
+                depth: depth as u32,
+                seldepth: w.seldepth.max(depth as usize) as u32,
+                score: rms[pv_idx].score,
+                nodes: shared.nodes.load(Relaxed),
+                elapsed_ms: shared.elapsed_ms(),
+                pv: rms[pv_idx].pv.clone(),
+                multipv: pv_idx + 1,
+            });
+        }
+        if w.stopped {
+            break;
+        }
+        for rm in rms.iter_mut() {
+            rm.prev_score = rm.score;
+        }
+        completed = Some((rms.to_vec(), depth));
+        iters.record(depth as u32, rms[0].mv, rms[0].score);
+        if limits.time.should_stop(&iters, shared.elapsed_ms()) {
+            break;
+        }
+    }
+    shared.abort.store(true, Relaxed);
+    w.flush_nodes();
+    (completed, partial)
+}
+
+/// The search's answer from what its threads found: a helper's proof unless the main thread
+/// already mates as fast, else the main thread's completed iteration (or the first root
+/// move of `rms`, the main thread's last order, when none completed), unless its interrupted
+/// iteration or a deeper helper knows better; a randomized choice picks among the lines
+/// within the margin.
+fn conclude(
+    found: Findings,
+    rms: &[RootMove],
+    plan: &Plan,
+    limits: &SearchLimits,
+    board: &Board,
+    shared: &Shared,
+    report: &mut dyn FnMut(&SearchReport),
+) -> SearchResult {
     let nodes = shared.nodes.load(Relaxed);
-    if let Some((mv, plies, pv)) = helper_vct.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        let main_mate = completed
+    if let Some((mv, plies, pv)) = found.helper_vct {
+        let main_mate = found
+            .completed
             .as_ref()
             .is_some_and(|(rms, _)| rms[0].score >= mate_in(plies as usize));
         if !main_mate {
-            return proven_win(report, mv, plies, nodes, start, pv);
+            return proven_win(report, mv, plies, nodes, shared.start, pv);
         }
     }
-    let Some((rms, depth)) = completed else {
+    let Some((rms, depth)) = found.completed else {
         let best = rms[0].mv;
         return SearchResult {
             best,
@@ -370,27 +500,29 @@ pub(crate) fn search(
             pv: vec![best],
         };
     };
-    let mut chosen = 0;
+    let unproven = rms[0].score < MATE_BOUND && !plan.randomize;
     // The interrupted iteration already found a better move than the completed one's.
-    if let Some(p) = partial {
-        if p.mv != rms[0].mv && rms[0].score < MATE_BOUND && !randomize {
+    if let Some(p) = found.partial {
+        if p.mv != rms[0].mv && unproven {
             return final_line(report, p, depth as u32 + 1, nodes, shared.elapsed_ms());
         }
     }
     // A helper that completed a deeper iteration than the main thread knows better, unless the
     // main thread's answer is a proven win or several lines are wanted.
-    let helper = helper_best.into_inner().unwrap_or_else(|e| e.into_inner());
-    if let Some((hdepth, hrm)) = helper {
-        if hdepth > depth && !randomize && limits.multipv <= 1 && rms[0].score < MATE_BOUND {
+    if let Some((hdepth, hrm)) = found.helper_best {
+        if hdepth > depth && unproven && limits.multipv <= 1 {
             return final_line(report, hrm, hdepth as u32, nodes, shared.elapsed_ms());
         }
     }
-    if randomize && rms[0].score.abs() < MATE_BOUND {
-        let floor = rms[0].score - margin;
-        let pool: Vec<usize> = (0..multipv).filter(|&i| rms[i].score >= floor).collect();
+    let mut chosen = 0;
+    if plan.randomize && rms[0].score.abs() < MATE_BOUND {
+        let floor = rms[0].score - plan.margin;
+        let pool: Vec<usize> = (0..plan.multipv)
+            .filter(|&i| rms[i].score >= floor)
+            .collect();
         let seed = limits
             .randomize_seed
-            .unwrap_or(start.elapsed().as_nanos() as u64);
+            .unwrap_or(shared.start.elapsed().as_nanos() as u64);
         let mut rng = StdRng::seed_from_u64(seed ^ board.hash());
         chosen = pool[rng.gen_range(0..pool.len())];
     }
