@@ -339,49 +339,10 @@ const NO_LIMIT_MS: u64 = 7 * 24 * 3600 * 1000;
 pub fn play_game(slots: [&mut EngineSlot; 2], opening: &[Pos], cfg: &GameConfig) -> GameResult {
     let [black, white] = slots;
     let mut slots = [black, white];
-    let mut board = match Board::new(cfg.width, cfg.height, cfg.rule) {
-        Ok(b) => b,
-        Err(e) => {
-            return GameResult {
-                winner: None,
-                reason: Reason::Draw,
-                detail: format!("no game: {e}"),
-                moves: Vec::new(),
-                opening_plies: 0,
-                times_ms: Vec::new(),
-            }
-        }
+    let mut game = match Game::new(cfg, opening) {
+        Ok(g) => g,
+        Err(e) => return Game::no_game(e),
     };
-    let mut moves: Vec<Pos> = Vec::new();
-    for &p in opening {
-        if board.contains(p.x() as i32, p.y() as i32) && board.is_empty(p) {
-            board.make_move(p);
-            moves.push(p);
-        }
-    }
-    let opening_plies = moves.len();
-    let mut times_ms = Vec::new();
-
-    let finish = |slots: &mut [&mut EngineSlot; 2],
-                  loser: Option<Color>,
-                  winner: Option<Color>,
-                  reason: Reason,
-                  detail: String,
-                  moves: Vec<Pos>,
-                  times_ms: Vec<u64>| {
-        if let Some(l) = loser {
-            slots[l.index()].discard();
-        }
-        GameResult {
-            winner,
-            reason,
-            detail,
-            moves,
-            opening_plies,
-            times_ms,
-        }
-    };
-
     for c in Color::BOTH {
         if let Err(loss) = start_engine(slots[c.index()], cfg) {
             let detail = format!(
@@ -390,190 +351,216 @@ pub fn play_game(slots: [&mut EngineSlot; 2], opening: &[Pos], cfg: &GameConfig)
                 side_name(c),
                 loss.detail
             );
-            return finish(
-                &mut slots,
-                Some(c),
-                Some(c.opp()),
-                loss.reason,
-                detail,
-                moves,
-                times_ms,
-            );
+            return game.end(&mut slots, Some(c), Some(c.opp()), loss.reason, detail);
         }
     }
-
     let mut time_left = [cfg.tc.match_ms as i64; 2];
     let mut first_request = [true; 2];
     loop {
-        if let Some(detail) = no_move_left(&board) {
-            return finish(
-                &mut slots,
-                None,
-                None,
-                Reason::Draw,
-                detail.into(),
-                moves,
-                times_ms,
-            );
+        if let Some(detail) = game.drawn(cfg) {
+            return game.end(&mut slots, None, None, Reason::Draw, detail);
         }
-        if let Some(n) = cfg.draw_after {
-            if board.stone_count() >= n {
-                return finish(
-                    &mut slots,
-                    None,
-                    None,
-                    Reason::Draw,
-                    format!("Draw after {n} moves"),
-                    moves,
-                    times_ms,
-                );
-            }
-        }
-        let side = board.side_to_move();
+        let side = game.board.side_to_move();
         let si = side.index();
-        let who = side_name(side);
-        let lose = |reason: Reason, what: String| (Some(side), reason, what);
-
         let allowed_ms = allowed_ms(cfg, time_left[si]);
-
-        let mut request = Vec::new();
-        request.push(format!(
-            "INFO time_left {}",
-            if cfg.tc.match_ms > 0 {
-                time_left[si]
-            } else {
-                pentad::protocol::UNLIMITED_TIME_MS
+        let request = game.request(cfg, time_left[si], first_request[si]);
+        first_request[si] = false;
+        let t0 = Instant::now();
+        let answer = ask(
+            slots[si],
+            cfg,
+            &request,
+            t0 + Duration::from_millis(allowed_ms),
+        );
+        let elapsed = t0.elapsed();
+        let p = match game.judge(answer, elapsed, allowed_ms) {
+            Ok(p) => p,
+            Err((reason, what)) => {
+                let detail = format!("{} wins: {what}", side_name(side.opp()));
+                return game.end(&mut slots, Some(side), Some(side.opp()), reason, detail);
             }
-        ));
-        if first_request[si] {
-            first_request[si] = false;
-            if board.stone_count() == 0 {
+        };
+        let elapsed_ms = elapsed.as_millis() as u64;
+        if cfg.tc.match_ms > 0 {
+            time_left[si] -= elapsed_ms as i64;
+        }
+        game.times_ms.push(elapsed_ms);
+        if let Some((winner, reason, detail)) = game.play(p, cfg) {
+            // A foul loses the game; the engine's process is fine.
+            return game.end(&mut slots, None, Some(winner), reason, detail);
+        }
+    }
+}
+
+/// Sends `request` to the slot's engine (starting its process if need be) and waits for its
+/// move until `deadline`.
+fn ask(
+    slot: &mut EngineSlot,
+    cfg: &GameConfig,
+    request: &[String],
+    deadline: Instant,
+) -> Result<String, EngineError> {
+    let eng = slot.get(cfg.debug)?;
+    eng.drain();
+    for line in request {
+        eng.send(line)?;
+    }
+    eng.recv_move(deadline)
+}
+
+/// One game in progress: the board, the stones in play order and each engine move's time.
+struct Game {
+    board: Board,
+    moves: Vec<Pos>,
+    opening_plies: usize,
+    times_ms: Vec<u64>,
+}
+
+impl Game {
+    /// The game after `opening`'s points that are on the board and empty, in order.
+    fn new(cfg: &GameConfig, opening: &[Pos]) -> Result<Game, String> {
+        let mut board = Board::new(cfg.width, cfg.height, cfg.rule).map_err(|e| e.to_string())?;
+        let mut moves: Vec<Pos> = Vec::new();
+        for &p in opening {
+            if board.contains(p.x() as i32, p.y() as i32) && board.is_empty(p) {
+                board.make_move(p);
+                moves.push(p);
+            }
+        }
+        Ok(Game {
+            board,
+            opening_plies: moves.len(),
+            moves,
+            times_ms: Vec::new(),
+        })
+    }
+
+    /// The result of a game that could not be set up.
+    fn no_game(why: String) -> GameResult {
+        GameResult {
+            winner: None,
+            reason: Reason::Draw,
+            detail: format!("no game: {why}"),
+            moves: Vec::new(),
+            opening_plies: 0,
+            times_ms: Vec::new(),
+        }
+    }
+
+    /// Ends the game; the process of `loser`, an engine that misbehaved, is killed.
+    fn end(
+        self,
+        slots: &mut [&mut EngineSlot; 2],
+        loser: Option<Color>,
+        winner: Option<Color>,
+        reason: Reason,
+        detail: String,
+    ) -> GameResult {
+        if let Some(l) = loser {
+            slots[l.index()].discard();
+        }
+        GameResult {
+            winner,
+            reason,
+            detail,
+            moves: self.moves,
+            opening_plies: self.opening_plies,
+            times_ms: self.times_ms,
+        }
+    }
+
+    /// A draw's detail when the game ends before the side to move is asked: no legal move
+    /// left, or the adjudication's stone count reached.
+    fn drawn(&self, cfg: &GameConfig) -> Option<String> {
+        if let Some(detail) = no_move_left(&self.board) {
+            return Some(detail.into());
+        }
+        cfg.draw_after
+            .filter(|&n| self.board.stone_count() >= n)
+            .map(|n| format!("Draw after {n} moves"))
+    }
+
+    /// The lines that ask the side to move for its move, `time_left` on its clock: the clock,
+    /// then the whole board on its `first` request (`BEGIN` on an empty one), else the last
+    /// move.
+    fn request(&self, cfg: &GameConfig, time_left: i64, first: bool) -> Vec<String> {
+        let clock = if cfg.tc.match_ms > 0 {
+            time_left
+        } else {
+            pentad::protocol::UNLIMITED_TIME_MS
+        };
+        let mut request = vec![format!("INFO time_left {clock}")];
+        if first {
+            if self.board.stone_count() == 0 {
                 request.push("BEGIN".into());
             } else {
+                let side = self.board.side_to_move();
                 request.push("BOARD".into());
-                for (p, c) in board.history() {
+                for (p, c) in self.board.history() {
                     request.push(format!("{},{}", p, if c == side { 1 } else { 2 }));
                 }
                 request.push("DONE".into());
             }
-        } else if let Some(last) = board.last_move() {
+        } else if let Some(last) = self.board.last_move() {
             request.push(format!("TURN {last}"));
         }
+        request
+    }
 
-        let t0 = Instant::now();
-        let deadline = t0 + Duration::from_millis(allowed_ms);
-        let answer = {
-            let eng = match slots[si].get(cfg.debug) {
-                Ok(e) => e,
-                Err(e) => {
-                    let (l, r, d) = lose(Reason::Crash, format!("{e}"));
-                    let detail = format!("{} wins: {who} crashed ({d})", side_name(side.opp()));
-                    return finish(&mut slots, l, l.map(Color::opp), r, detail, moves, times_ms);
-                }
-            };
-            eng.drain();
-            let mut sent = Ok(());
-            for line in &request {
-                sent = eng.send(line);
-                if sent.is_err() {
-                    break;
-                }
+    /// The side to move's answer, which took `elapsed` of its `allowed_ms`, as a point to
+    /// play, or why it loses (the reason and what happened).
+    fn judge(
+        &self,
+        answer: Result<String, EngineError>,
+        elapsed: Duration,
+        allowed_ms: u64,
+    ) -> Result<Pos, (Reason, String)> {
+        let who = side_name(self.board.side_to_move());
+        let line = match answer {
+            Err(EngineError::Timeout { .. }) => {
+                let within = allowed_ms as f64 / 1000.0;
+                let what = format!("{who} lost on time (no move within {within:.3} s)");
+                return Err((Reason::Time, what));
             }
-            sent.and_then(|_| eng.recv_move(deadline))
+            Err(e) => return Err((Reason::Crash, format!("{who} crashed ({e})"))),
+            Ok(line) => line,
         };
-        let elapsed = t0.elapsed();
-        let elapsed_ms = elapsed.as_millis() as u64;
-        let outcome = match answer {
-            Err(EngineError::Timeout { .. }) => Err(lose(
-                Reason::Time,
-                format!(
-                    "{who} lost on time (no move within {:.3} s)",
-                    allowed_ms as f64 / 1000.0
-                ),
-            )),
-            Err(e) => Err(lose(Reason::Crash, format!("{who} crashed ({e})"))),
-            Ok(line) => {
-                if elapsed_ms > allowed_ms {
-                    Err(lose(
-                        Reason::Time,
-                        format!("{who} lost on time ({:.3} s)", elapsed.as_secs_f64()),
-                    ))
-                } else {
-                    match parse_move(&line) {
-                        None => Err(lose(
-                            Reason::Illegal,
-                            format!("illegal move by {who} (unparsable answer {line:?})"),
-                        )),
-                        Some((x, y)) => {
-                            if !board.contains(x as i32, y as i32) {
-                                Err(lose(
-                                    Reason::Illegal,
-                                    format!("illegal move by {who} (off the board: {x},{y})"),
-                                ))
-                            } else {
-                                let p = Pos::new(x as usize, y as usize);
-                                if !board.is_empty(p) {
-                                    Err(lose(
-                                        Reason::Illegal,
-                                        format!(
-                                            "illegal move by {who} (occupied {})",
-                                            p.to_human()
-                                        ),
-                                    ))
-                                } else {
-                                    Ok(p)
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        };
-        let p = match outcome {
-            Ok(p) => p,
-            Err((loser, reason, what)) => {
-                let detail = format!("{} wins: {what}", side_name(side.opp()));
-                return finish(
-                    &mut slots,
-                    loser,
-                    loser.map(Color::opp),
-                    reason,
-                    detail,
-                    moves,
-                    times_ms,
-                );
-            }
-        };
-        if cfg.tc.match_ms > 0 {
-            time_left[si] -= elapsed_ms as i64;
+        if elapsed.as_millis() as u64 > allowed_ms {
+            let what = format!("{who} lost on time ({:.3} s)", elapsed.as_secs_f64());
+            return Err((Reason::Time, what));
         }
-        times_ms.push(elapsed_ms);
-        let wins = board.is_win_move(p, side);
-        let foul = !wins && side == Color::Black && cfg.rule.is_renju() && board.is_forbidden(p);
-        board.make_move(p);
-        moves.push(p);
+        let illegal =
+            |why: String| Err((Reason::Illegal, format!("illegal move by {who} ({why})")));
+        let Some((x, y)) = parse_move(&line) else {
+            return illegal(format!("unparsable answer {line:?}"));
+        };
+        if !self.board.contains(x as i32, y as i32) {
+            return illegal(format!("off the board: {x},{y}"));
+        }
+        let p = Pos::new(x as usize, y as usize);
+        if !self.board.is_empty(p) {
+            return illegal(format!("occupied {}", p.to_human()));
+        }
+        Ok(p)
+    }
+
+    /// Plays the side to move's `p`; when that ends the game (a five, or a renju foul), the
+    /// winner, the reason and its detail.
+    fn play(&mut self, p: Pos, cfg: &GameConfig) -> Option<(Color, Reason, String)> {
+        let side = self.board.side_to_move();
+        let wins = self.board.is_win_move(p, side);
+        let foul =
+            !wins && side == Color::Black && cfg.rule.is_renju() && self.board.is_forbidden(p);
+        self.board.make_move(p);
+        self.moves.push(p);
         if wins {
-            return finish(
-                &mut slots,
-                None,
-                Some(side),
-                Reason::Five,
-                format!("{who} wins by five"),
-                moves,
-                times_ms,
-            );
-        }
-        if foul {
-            // The engine's process is fine; it just lost the game.
-            return finish(
-                &mut slots,
-                None,
-                Some(Color::White),
-                Reason::Foul,
-                format!("White wins: Black foul at {}", p.to_human()),
-                moves,
-                times_ms,
-            );
+            let detail = format!("{} wins by five", side_name(side));
+            Some((side, Reason::Five, detail))
+        } else if foul {
+            let detail = format!("White wins: Black foul at {}", p.to_human());
+            Some((Color::White, Reason::Foul, detail))
+        } else {
+            None
         }
     }
 }
