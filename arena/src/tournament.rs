@@ -7,9 +7,9 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::channel;
+use std::sync::mpsc::{channel, Sender};
 use std::sync::Arc;
-use std::thread;
+use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
@@ -104,6 +104,95 @@ pub struct MatchSummary {
     pub records: Vec<GameRecord>,
     /// True when the SPRT stopped the match before the schedule was done.
     pub stopped_early: bool,
+}
+
+impl PairSummary {
+    /// Counts a finished game of this pair; `pending` holds the first engine's score in game
+    /// pairs (both colours of one opening) of which one game has finished, until the other
+    /// completes the pair.
+    fn add_game(
+        &mut self,
+        spec: &GameSpec,
+        res: &GameResult,
+        pending: &mut HashMap<(usize, usize), f64>,
+    ) {
+        let first_color = if spec.black == spec.first {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let score = match res.winner {
+            None => 0.5,
+            Some(c) if c == first_color => 1.0,
+            Some(_) => 0.0,
+        };
+        self.wld.add(score);
+        if first_color == Color::Black {
+            self.as_black.add(score);
+        }
+        *self.reasons.entry(res.reason).or_insert(0) += 1;
+        if res.reason.is_abnormal() {
+            if let Some(w) = res.winner {
+                self.abnormal[if w == first_color { 1 } else { 0 }] += 1;
+            }
+        }
+        let key = (spec.pair, spec.game_pair());
+        if let Some(other) = pending.remove(&key) {
+            self.penta[pentanomial_index(other + score)] += 1;
+        } else {
+            pending.insert(key, score);
+        }
+    }
+
+    /// Brings the SPRT's log-likelihood ratio up to date (by game pairs when the match plays
+    /// each opening with both colours and a pair has completed); true once it has decided.
+    /// The first decision sticks (games still running when it came are counted).
+    fn update_sprt(&mut self, sp: &SprtConfig, pairs_mode: bool) -> bool {
+        let llr = if pairs_mode && self.penta.iter().sum::<u32>() > 0 {
+            sp.llr_pentanomial(&self.penta)
+        } else {
+            sp.llr_trinomial(&self.wld)
+        };
+        let dec = match self.sprt {
+            Some((_, d)) if d != SprtDecision::Continue => d,
+            // The normal approximation is meaningless on a handful of games.
+            _ if self.wld.games() < SPRT_MIN_GAMES => SprtDecision::Continue,
+            _ => sp.decide(llr),
+        };
+        self.sprt = Some((llr, dec));
+        dec != SprtDecision::Continue
+    }
+
+    /// The progress bar's message: the pair and its score so far.
+    fn progress_line(&self) -> String {
+        format!(
+            "{} vs {}: {}-{}-{} [{:.3}]",
+            self.first,
+            self.second,
+            self.wld.wins,
+            self.wld.losses,
+            self.wld.draws,
+            self.wld.score()
+        )
+    }
+}
+
+impl MatchSummary {
+    /// An empty summary of a match between `names` played in `pairs` (indices into `names`).
+    fn new(names: &[String], pairs: &[(usize, usize)]) -> MatchSummary {
+        MatchSummary {
+            names: names.to_vec(),
+            pairs: pairs
+                .iter()
+                .map(|&(a, b)| PairSummary {
+                    first: names[a].clone(),
+                    second: names[b].clone(),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        }
+    }
 }
 
 /// The SPRT decides nothing before this many games of the pair.
@@ -326,6 +415,61 @@ fn open_out(path: &Option<PathBuf>) -> Result<Option<BufWriter<File>>> {
 
 /// Runs the match, writing per-game lines and the final summary to `out`.
 pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary> {
+    check_match(cfg)?;
+    let g = &cfg.game;
+    let names = resolve_names(&cfg.engines, g.debug)?;
+    let games: Arc<Vec<GameSpec>> = Arc::new(schedule(
+        cfg.engines.len(),
+        cfg.gauntlet,
+        cfg.games,
+        cfg.openings.len(),
+        cfg.repeat,
+        cfg.seed,
+        cfg.transform,
+    ));
+    let mut summary = MatchSummary::new(&names, &pairings(cfg.engines.len(), cfg.gauntlet));
+    let mut sgf = open_out(&cfg.sgf)?;
+    let mut results = open_out(&cfg.results)?;
+    let bar = progress_bar(cfg.progress, games.len());
+    let queue = Queue::default();
+    let (tx, rx) = channel::<(usize, GameResult)>();
+    let handles = spawn_workers(cfg, &names, &games, &queue, tx)?;
+    let mut pending: HashMap<(usize, usize), f64> = HashMap::new();
+    for (i, res) in rx {
+        let spec = &games[i];
+        let (bname, wname) = (&names[spec.black], &names[spec.white]);
+        let rec = GameRecord::new(spec.id, bname, wname, g.rule, g.width, g.height, &res);
+        if cfg.report_games {
+            let line = format!(
+                "Finished game {} ({} vs {}): {} {{{}}}",
+                spec.id, bname, wname, rec.result, rec.detail
+            );
+            bar.suspend(|| writeln!(out, "{line}"))?;
+        }
+        write_record(&rec, &mut sgf, &mut results)?;
+        let ps = &mut summary.pairs[spec.pair];
+        ps.add_game(spec, &res, &mut pending);
+        if let Some(sp) = &cfg.sprt {
+            let decided = ps.update_sprt(sp, cfg.repeat);
+            if decided && !queue.stop.swap(true, Ordering::SeqCst) {
+                summary.stopped_early = queue.next.load(Ordering::SeqCst) < games.len();
+            }
+        }
+        bar.set_message(ps.progress_line());
+        bar.inc(1);
+        summary.records.push(rec);
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    bar.finish_and_clear();
+    write_summary(&summary, cfg, out)?;
+    Ok(summary)
+}
+
+/// Refuses a match that cannot be played: too few engines for it, a board the rule does not
+/// allow, or an opening that does not fit the board.
+fn check_match(cfg: &MatchConfig) -> Result<()> {
     if cfg.engines.len() < 2 {
         bail!("need at least two engines (--engine CMD, twice or more)");
     }
@@ -339,40 +483,17 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary>
         o.board(g.width, g.height, g.rule)
             .map_err(|e| anyhow::anyhow!("opening {:?}: {e}", o.text))?;
     }
-    let names = resolve_names(&cfg.engines, g.debug)?;
-    let games: Arc<Vec<GameSpec>> = Arc::new(schedule(
-        cfg.engines.len(),
-        cfg.gauntlet,
-        cfg.games,
-        cfg.openings.len(),
-        cfg.repeat,
-        cfg.seed,
-        cfg.transform,
-    ));
-    let pairs = pairings(cfg.engines.len(), cfg.gauntlet);
-    let mut summary = MatchSummary {
-        names: names.clone(),
-        pairs: pairs
-            .iter()
-            .map(|&(a, b)| PairSummary {
-                first: names[a].clone(),
-                second: names[b].clone(),
-                ..Default::default()
-            })
-            .collect(),
-        ..Default::default()
-    };
-    let mut sgf = open_out(&cfg.sgf)?;
-    let mut results = open_out(&cfg.results)?;
+    Ok(())
+}
 
-    let bar = ProgressBar::with_draw_target(
-        Some(games.len() as u64),
-        if cfg.progress {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
+/// The progress bar on stderr (hidden unless `shown`) over `games` games.
+fn progress_bar(shown: bool, games: usize) -> ProgressBar {
+    let target = if shown {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(games as u64), target);
     bar.set_style(
         ProgressStyle::with_template(
             "[{elapsed_precise}] {bar:20.cyan/blue} {pos}/{len} ETA {eta} {wide_msg}",
@@ -380,30 +501,45 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary>
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.enable_steady_tick(Duration::from_millis(250));
+    bar
+}
 
-    let next = Arc::new(AtomicUsize::new(0));
-    let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = channel::<(usize, GameResult)>();
+/// The schedule's shared position: the next game a worker takes, and whether to stop taking.
+#[derive(Default)]
+struct Queue {
+    next: Arc<AtomicUsize>,
+    stop: Arc<AtomicBool>,
+}
+
+/// Starts `cfg.concurrency` worker threads (at most one per game), each with its own engine
+/// processes, taking games from `queue` in schedule order and sending each result to `tx`
+/// with its index in `games`.
+fn spawn_workers(
+    cfg: &MatchConfig,
+    names: &[String],
+    games: &Arc<Vec<GameSpec>>,
+    queue: &Queue,
+    tx: Sender<(usize, GameResult)>,
+) -> Result<Vec<JoinHandle<()>>> {
     let workers = cfg.concurrency.max(1).min(games.len().max(1));
     let mut handles = Vec::new();
     for w in 0..workers {
         let tx = tx.clone();
-        let next = Arc::clone(&next);
-        let stop = Arc::clone(&stop);
-        let games = Arc::clone(&games);
-        let specs = cfg.engines.clone();
-        let names = names.clone();
+        let next = Arc::clone(&queue.next);
+        let stop = Arc::clone(&queue.stop);
+        let games = Arc::clone(games);
+        let mut slots: Vec<EngineSlot> = cfg
+            .engines
+            .iter()
+            .zip(names)
+            .map(|(s, n)| EngineSlot::new(s.clone(), &format!("{n}@{w}")))
+            .collect();
         let gcfg = cfg.game.clone();
         let openings = cfg.openings.clone();
         let fresh = cfg.fresh;
         let h = thread::Builder::new()
             .name(format!("worker{w}"))
             .spawn(move || {
-                let mut slots: Vec<EngineSlot> = specs
-                    .into_iter()
-                    .zip(names.iter())
-                    .map(|(s, n)| EngineSlot::new(s, &format!("{n}@{w}")))
-                    .collect();
                 while !stop.load(Ordering::SeqCst) {
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     let Some(spec) = games.get(i) else { break };
@@ -432,101 +568,40 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary>
             .context("cannot start a worker thread")?;
         handles.push(h);
     }
-    drop(tx);
+    Ok(handles)
+}
 
-    let mut pending: HashMap<(usize, usize), f64> = HashMap::new();
-    for (i, res) in rx {
-        let spec = &games[i];
-        let (bname, wname) = (&names[spec.black], &names[spec.white]);
-        let rec = GameRecord::new(spec.id, bname, wname, g.rule, g.width, g.height, &res);
-        if cfg.report_games {
-            let line = format!(
-                "Finished game {} ({} vs {}): {} {{{}}}",
-                spec.id, bname, wname, rec.result, rec.detail
-            );
-            bar.suspend(|| writeln!(out, "{line}"))?;
-        }
-        if let Some(f) = sgf.as_mut() {
-            f.write_all(rec.to_sgf().as_bytes())?;
-            f.flush()?;
-        }
-        if let Some(f) = results.as_mut() {
-            writeln!(f, "{}", rec.to_json_line())?;
-            f.flush()?;
-        }
-        // Statistics from the pair's first engine's point of view.
-        let first_color = if spec.black == spec.first {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let score = match res.winner {
-            None => 0.5,
-            Some(c) if c == first_color => 1.0,
-            Some(_) => 0.0,
-        };
-        let ps = &mut summary.pairs[spec.pair];
-        ps.wld.add(score);
-        if first_color == Color::Black {
-            ps.as_black.add(score);
-        }
-        *ps.reasons.entry(res.reason).or_insert(0) += 1;
-        if res.reason.is_abnormal() {
-            if let Some(w) = res.winner {
-                ps.abnormal[if w == first_color { 1 } else { 0 }] += 1;
-            }
-        }
-        let key = (spec.pair, spec.game_pair());
-        if let Some(other) = pending.remove(&key) {
-            ps.penta[pentanomial_index(other + score)] += 1;
-        } else {
-            pending.insert(key, score);
-        }
-        if let Some(sp) = &cfg.sprt {
-            let llr = if cfg.repeat && ps.penta.iter().sum::<u32>() > 0 {
-                sp.llr_pentanomial(&ps.penta)
-            } else {
-                sp.llr_trinomial(&ps.wld)
-            };
-            // The first decision sticks (games still running when it came are counted).
-            let dec = match ps.sprt {
-                Some((_, d)) if d != SprtDecision::Continue => d,
-                // The normal approximation is meaningless on a handful of games.
-                _ if ps.wld.games() < SPRT_MIN_GAMES => SprtDecision::Continue,
-                _ => sp.decide(llr),
-            };
-            ps.sprt = Some((llr, dec));
-            if dec != SprtDecision::Continue && !stop.swap(true, Ordering::SeqCst) {
-                summary.stopped_early = next.load(Ordering::SeqCst) < games.len();
-            }
-        }
-        bar.set_message(format!(
-            "{} vs {}: {}-{}-{} [{:.3}]",
-            ps.first,
-            ps.second,
-            ps.wld.wins,
-            ps.wld.losses,
-            ps.wld.draws,
-            ps.wld.score()
-        ));
-        bar.inc(1);
-        summary.records.push(rec);
+/// Appends a finished game to the SGF and JSON-lines files that are open.
+fn write_record(
+    rec: &GameRecord,
+    sgf: &mut Option<BufWriter<File>>,
+    results: &mut Option<BufWriter<File>>,
+) -> Result<()> {
+    if let Some(f) = sgf.as_mut() {
+        f.write_all(rec.to_sgf().as_bytes())?;
+        f.flush()?;
     }
-    for h in handles {
-        let _ = h.join();
+    if let Some(f) = results.as_mut() {
+        writeln!(f, "{}", rec.to_json_line())?;
+        f.flush()?;
     }
-    bar.finish_and_clear();
+    Ok(())
+}
+
+/// The final report: the SPRT's early stop, each pair's figures, and the standings of a
+/// tournament of more than two engines.
+fn write_summary(summary: &MatchSummary, cfg: &MatchConfig, out: &mut dyn Write) -> Result<()> {
     if summary.stopped_early {
         writeln!(out, "SPRT decided: stopping early")?;
     }
     for p in &summary.pairs {
         write!(out, "{}", pair_report(p, cfg.sprt.as_ref(), cfg.repeat))?;
     }
-    if names.len() > 2 {
-        write!(out, "{}", standings(&summary))?;
+    if summary.names.len() > 2 {
+        write!(out, "{}", standings(summary))?;
     }
     out.flush()?;
-    Ok(summary)
+    Ok(())
 }
 
 #[cfg(test)]
