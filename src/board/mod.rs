@@ -189,41 +189,10 @@ impl Board {
         let stride = width + PAD;
         let len = stride * (height + 2 * PAD + 1);
         let s = stride as isize;
-        let mut grid = vec![WALL; len];
-        for y in 0..height {
-            for x in 0..width {
-                grid[(y + PAD) * stride + x + PAD] = EMPTY;
-            }
-        }
-        let base = pattern::line_tables(LineRule::of(rule.kind, Color::Black)).base;
+        let grid = padded_grid(width, height);
         let (table, white_offset) = pattern::rule_line_table(rule.kind);
         let free = rule.kind == RuleKind::Freestyle;
-        let mut delta = [[0u64; 10]; 4];
-        for (v, dv) in delta.iter_mut().enumerate() {
-            for (j, d) in dv.iter_mut().enumerate() {
-                // Freestyle keys leave out the outer cells, which never matter there.
-                if free && (j == 0 || j == 9) {
-                    continue;
-                }
-                for c in 0..2 {
-                    // State of cell value v (0 empty, 1 black, 2 white, 3 wall) for colour c.
-                    let state = match v {
-                        0 => 0,
-                        1 | 2 if v - 1 == c => 1,
-                        1 | 2 => 2,
-                        _ => base - 1,
-                    };
-                    *d += ((state * base.pow(j as u32)) as u64) << (32 * c);
-                }
-            }
-        }
-        let place = delta.map(|dv| {
-            let mut out = [0u64; 10];
-            for (j, o) in out.iter_mut().enumerate() {
-                *o = dv[j].wrapping_sub(delta[EMPTY as usize][j]);
-            }
-            out
-        });
+        let (delta, place) = key_deltas(rule.kind);
         let comb = pattern::comb_tables();
         let renju = rule.kind == RuleKind::Renju;
         let mut b = Board {
@@ -844,6 +813,55 @@ impl Board {
     pub fn has_pattern4_at_least(&self, c: Color, pat: Pattern4) -> bool {
         (pat as usize..N_CODES4).any(|k| self.counts.pat4(c.index(), k) > 0)
     }
+}
+
+/// The padded cell grid of an empty `width` × `height` board: [`EMPTY`] on the board,
+/// [`WALL`] in the padding round it.
+fn padded_grid(width: usize, height: usize) -> Vec<u8> {
+    let stride = width + PAD;
+    let mut grid = vec![WALL; stride * (height + 2 * PAD + 1)];
+    for y in 0..height {
+        for x in 0..width {
+            grid[(y + PAD) * stride + x + PAD] = EMPTY;
+        }
+    }
+    grid
+}
+
+/// The line keys' terms for a rule: `delta[v][j]` is what a cell of value `v` (0 empty,
+/// 1 Black, 2 White, 3 wall) adds at window slot `j` to both colours' keys (Black's in the
+/// low 32 bits, White's in the high), and `place[v][j]` what turning an empty cell into `v`
+/// adds.
+fn key_deltas(kind: RuleKind) -> ([[u64; 10]; 4], [[u64; 10]; 4]) {
+    let base = pattern::line_tables(LineRule::of(kind, Color::Black)).base;
+    let free = kind == RuleKind::Freestyle;
+    let mut delta = [[0u64; 10]; 4];
+    for (v, dv) in delta.iter_mut().enumerate() {
+        for (j, d) in dv.iter_mut().enumerate() {
+            // Freestyle keys leave out the outer cells, which never matter there.
+            if free && (j == 0 || j == 9) {
+                continue;
+            }
+            for c in 0..2 {
+                // The cell's state for colour c: 0 empty, 1 own, 2 opponent's, base - 1 wall.
+                let state = match v {
+                    0 => 0,
+                    1 | 2 if v - 1 == c => 1,
+                    1 | 2 => 2,
+                    _ => base - 1,
+                };
+                *d += ((state * base.pow(j as u32)) as u64) << (32 * c);
+            }
+        }
+    }
+    let place = delta.map(|dv| {
+        let mut out = [0u64; 10];
+        for (j, o) in out.iter_mut().enumerate() {
+            *o = dv[j].wrapping_sub(delta[EMPTY as usize][j]);
+        }
+        out
+    });
+    (delta, place)
 }
 
 #[cfg(test)]
