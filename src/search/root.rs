@@ -162,7 +162,8 @@ fn partial_best(searched: &[RootMove], alpha: Score) -> Option<RootMove> {
 }
 
 /// One search's settings, resolved from its limits and its root moves.
-struct Plan {
+struct Plan<'l> {
+    limits: &'l SearchLimits,
     max_depth: i32,
     max_nodes: Option<u64>,
     /// Below full strength: capped depth and nodes, a randomized choice, no threat solvers.
@@ -180,8 +181,8 @@ struct Plan {
     choice: bool,
 }
 
-impl Plan {
-    fn new(limits: &SearchLimits, restricted: bool, root_moves: usize) -> Plan {
+impl<'l> Plan<'l> {
+    fn new(limits: &'l SearchLimits, restricted: bool, root_moves: usize) -> Plan<'l> {
         let weak = limits.strength < FULL_STRENGTH;
         let (cap_depth, cap_nodes, weak_margin) = strength_caps(limits.strength);
         let mut max_depth = limits
@@ -205,6 +206,7 @@ impl Plan {
             .max(if randomize { RANDOM_CHOICE_LINES } else { 1 })
             .min(root_moves);
         Plan {
+            limits,
             max_depth,
             max_nodes,
             weak,
@@ -270,14 +272,14 @@ pub(crate) fn search(
         leaf_samples: limits.leaf_samples.as_deref(),
     };
     if plan.root_vcf() {
-        let (found, used) = root_vcf_win(board, limits, &plan, stop, start);
+        let (found, used) = root_vcf_win(board, &plan, stop, start);
         if let Some((mv, plies, pv)) = found {
             return proven_win(report, mv, plies, used, start, pv);
         }
         shared.nodes.fetch_add(used, Relaxed);
     }
-    let findings = search_threads(&shared, board, &mut rms, limits, &plan, report);
-    conclude(findings, &rms, &plan, limits, board, &shared, report)
+    let findings = search_threads(&shared, board, &mut rms, &plan, report);
+    conclude(findings, &rms, &plan, board, &shared, report)
 }
 
 /// The root VCF solver: a forced win by fours needs no tree search. Its node budget is capped
@@ -286,7 +288,6 @@ pub(crate) fn search(
 /// time. Returns a legal winning first move with its length and line, and the nodes used.
 fn root_vcf_win(
     board: &Board,
-    limits: &SearchLimits,
     plan: &Plan,
     stop: &AtomicBool,
     start: Instant,
@@ -295,15 +296,11 @@ fn root_vcf_win(
     let nodes = plan
         .max_nodes
         .map_or(nodes, |m| nodes.min(solver_node_share(m)));
-    let nodes = limits
-        .time
+    let time = &plan.limits.time;
+    let nodes = time
         .solver_node_cap(Solver::RootVcf)
         .map_or(nodes, |cap| nodes.min(cap));
-    let mut lim = Budget::limited(
-        nodes,
-        stop,
-        limits.time.solver_deadline(Solver::RootVcf, start),
-    );
+    let mut lim = Budget::limited(nodes, stop, time.solver_deadline(Solver::RootVcf, start));
     let mut b = board.clone();
     let found = vcf::vcf_root_limited(&mut b, board.side_to_move(), root_vcf_depth(), &mut lim);
     (found.filter(|(mv, _, _)| board.is_legal(*mv)), lim.used)
@@ -335,7 +332,6 @@ fn search_threads(
     shared: &Shared,
     board: &Board,
     rms: &mut [RootMove],
-    limits: &SearchLimits,
     plan: &Plan,
     report: &mut dyn FnMut(&SearchReport),
 ) -> Findings {
@@ -346,10 +342,10 @@ fn search_threads(
             let board = board.clone();
             let helpers = &helpers;
             smp::spawn_helper(scope, id, move || {
-                helper_search(id, shared, board, rms, limits, plan, helpers);
+                helper_search(id, shared, board, rms, plan, helpers);
             });
         }
-        main_search(shared, board, rms, limits, plan, report)
+        main_search(shared, board, rms, plan, report)
     });
     Findings {
         completed,
@@ -369,7 +365,6 @@ fn helper_search(
     shared: &Shared,
     board: Board,
     mut rms: Vec<RootMove>,
-    limits: &SearchLimits,
     plan: &Plan,
     found: &HelperFindings,
 ) {
@@ -377,7 +372,10 @@ fn helper_search(
         let nodes = plan.max_nodes.map_or(helper_vct_nodes(), |m| {
             helper_vct_nodes().min(solver_node_share(m))
         });
-        let deadline = limits.time.solver_deadline(Solver::HelperVct, shared.start);
+        let deadline = plan
+            .limits
+            .time
+            .solver_deadline(Solver::HelperVct, shared.start);
         let mut lim = Budget::limited(nodes, &shared.abort, deadline);
         let win = threat_win(&board, &mut lim);
         shared.nodes.fetch_add(lim.used, Relaxed);
@@ -413,7 +411,6 @@ fn main_search(
     shared: &Shared,
     board: &Board,
     rms: &mut [RootMove],
-    limits: &SearchLimits,
     plan: &Plan,
     report: &mut dyn FnMut(&SearchReport),
 ) -> (Option<(Vec<RootMove>, i32)>, Option<RootMove>) {
@@ -436,7 +433,7 @@ fn main_search(
                 break;
             }
             w.flush_nodes();
-            if pv_idx >= limits.multipv.max(1) {
+            if pv_idx >= plan.limits.multipv.max(1) {
                 continue; // internal lines for randomized choice are not reported
             }
             report(&SearchReport {
@@ -457,7 +454,7 @@ fn main_search(
         }
         completed = Some((rms.to_vec(), depth));
         iters.record(depth as u32, rms[0].mv, rms[0].score);
-        if limits.time.should_stop(&iters, shared.elapsed_ms()) {
+        if plan.limits.time.should_stop(&iters, shared.elapsed_ms()) {
             break;
         }
     }
@@ -475,7 +472,6 @@ fn conclude(
     found: Findings,
     rms: &[RootMove],
     plan: &Plan,
-    limits: &SearchLimits,
     board: &Board,
     shared: &Shared,
     report: &mut dyn FnMut(&SearchReport),
@@ -510,7 +506,7 @@ fn conclude(
     // A helper that completed a deeper iteration than the main thread knows better, unless the
     // main thread's answer is a proven win or several lines are wanted.
     if let Some((hdepth, hrm)) = found.helper_best {
-        if hdepth > depth && unproven && limits.multipv <= 1 {
+        if hdepth > depth && unproven && plan.limits.multipv <= 1 {
             return final_line(report, hrm, hdepth as u32, nodes, shared.elapsed_ms());
         }
     }
@@ -520,7 +516,8 @@ fn conclude(
         let pool: Vec<usize> = (0..plan.multipv)
             .filter(|&i| rms[i].score >= floor)
             .collect();
-        let seed = limits
+        let seed = plan
+            .limits
             .randomize_seed
             .unwrap_or(shared.start.elapsed().as_nanos() as u64);
         let mut rng = StdRng::seed_from_u64(seed ^ board.hash());
