@@ -345,137 +345,26 @@ fn run_transcript(text: &str, tmp: &Path) -> Result<(), String> {
     let mut within: Option<Duration> = None;
     let mut exited = false;
     for (n, raw) in text.lines().enumerate() {
-        let lineno = n + 1;
         let line = raw.trim_end_matches('\r');
         if line.trim().is_empty() || line.starts_with('#') {
             continue;
         }
-        let fail = |what: String, eng: &Engine| -> String {
-            format!(
-                "line {lineno} `{line}`: {what}\n  engine stderr: {}",
-                eng.stderr_tail()
-            )
-        };
         let (op, arg) = line.split_at(line.find(' ').unwrap_or(line.len()));
         let arg = arg.strip_prefix(' ').unwrap_or(arg);
-        match op {
-            ">" | ">|" => {
-                let mut bytes =
-                    unescape(arg, eng.last_move.as_deref(), tmp).map_err(|e| fail(e, &eng))?;
-                if op == ">" {
-                    bytes.push(b'\n');
-                }
-                eng.send(&bytes).map_err(|e| fail(e, &eng))?;
-            }
-            "<" | "~" | "?" => {
-                let limit = within.take();
-                let wait = match limit {
-                    Some(d) => (eng.last_send + d).saturating_duration_since(Instant::now()),
-                    None => DEFAULT_WAIT,
-                };
-                let want_messages = arg.starts_with("MESSAGE");
-                let got = eng
-                    .next_line(wait, want_messages)
-                    .map_err(|e| fail(e, &eng));
-                let got = match (op, got) {
-                    ("?", Ok(None)) | ("?", Err(_)) => continue,
-                    (_, g) => g?,
-                };
-                let Some((got, at)) = got else {
-                    return Err(fail(
-                        format!("no line within {} ms", wait.as_millis()),
-                        &eng,
-                    ));
-                };
-                if let Some(d) = limit {
-                    if at > eng.last_send + d {
-                        return Err(fail(
-                            format!("{got:?} came after more than {} ms", d.as_millis()),
-                            &eng,
-                        ));
-                    }
-                }
-                let ok = if op == "<" {
-                    let want = match eng.last_move.as_deref() {
-                        Some(m) => arg.replace("$m", m),
-                        None => arg.to_string(),
-                    };
-                    got == want
-                } else {
-                    match pattern_match(arg, &got).map_err(|e| fail(e, &eng))? {
-                        Some(moves) => {
-                            if let Some(m) = moves.last() {
-                                eng.last_move = Some(m.clone());
-                            }
-                            true
-                        }
-                        None => false,
-                    }
-                };
-                if !ok {
-                    if op == "?" {
-                        eng.pushed_back = Some((got, at));
-                        continue;
-                    }
-                    return Err(fail(format!("got {got:?}"), &eng));
-                }
-            }
-            "@" => {
-                let (cmd, rest) = arg.split_at(arg.find(' ').unwrap_or(arg.len()));
-                let rest = rest.trim();
-                match cmd {
-                    "within" => within = Some(ms(rest).map_err(|e| fail(e, &eng))?),
-                    "sleep" => thread::sleep(ms(rest).map_err(|e| fail(e, &eng))?),
-                    "quiet" => {
-                        let d = ms(rest).map_err(|e| fail(e, &eng))?;
-                        if let Ok(Some((l, _))) = eng.next_line(d, false) {
-                            return Err(fail(format!("expected no output, got {l:?}"), &eng));
-                        }
-                    }
-                    "eof" => {
-                        eng.stdin = None;
-                        eng.last_send = Instant::now();
-                    }
-                    "exit" => {
-                        let d = ms(rest).map_err(|e| fail(e, &eng))?;
-                        let deadline = eng.last_send + d;
-                        loop {
-                            match eng.child.try_wait() {
-                                Ok(Some(_)) => break,
-                                Ok(None) if Instant::now() < deadline => {
-                                    thread::sleep(Duration::from_millis(2))
-                                }
-                                _ => {
-                                    return Err(fail(
-                                        format!(
-                                            "the engine did not exit within {} ms",
-                                            d.as_millis()
-                                        ),
-                                        &eng,
-                                    ))
-                                }
-                            }
-                        }
-                        exited = true;
-                    }
-                    "bigline" => {
-                        let (n, prefix) = rest.split_at(rest.find(' ').unwrap_or(rest.len()));
-                        let n: usize = n.parse().map_err(|_| fail("bad size".into(), &eng))?;
-                        let mut bytes =
-                            unescape(prefix.trim(), None, tmp).map_err(|e| fail(e, &eng))?;
-                        bytes.resize(n.max(bytes.len()), b'x');
-                        bytes.push(b'\n');
-                        eng.send(&bytes).map_err(|e| fail(e, &eng))?;
-                    }
-                    "xfail" => {}
-                    other => return Err(fail(format!("unknown directive @{other}"), &eng)),
-                }
-            }
-            _ => {
-                return Err(fail(
-                    "unknown line kind (use >, >|, <, ~, ?, @, #)".into(),
-                    &eng,
-                ))
+        let done = match op {
+            ">" | ">|" => send_line(&mut eng, op == ">", arg, tmp).map(|_| false),
+            "<" | "~" | "?" => expect_line(&mut eng, op, arg, within.take()).map(|_| false),
+            "@" => directive(&mut eng, arg, tmp, &mut within),
+            _ => Err("unknown line kind (use >, >|, <, ~, ?, @, #)".into()),
+        };
+        match done {
+            Ok(exit) => exited |= exit,
+            Err(what) => {
+                let lineno = n + 1;
+                let stderr = eng.stderr_tail();
+                return Err(format!(
+                    "line {lineno} `{line}`: {what}\n  engine stderr: {stderr}"
+                ));
             }
         }
     }
@@ -485,13 +374,8 @@ fn run_transcript(text: &str, tmp: &Path) -> Result<(), String> {
             return Err(format!("at the end: unexpected output {l:?}"));
         }
         let _ = eng.send(b"END\n");
-        let deadline = Instant::now() + Duration::from_secs(2);
-        loop {
-            match eng.child.try_wait() {
-                Ok(Some(_)) => break,
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
-                _ => return Err("at the end: the engine did not exit after END".into()),
-            }
+        if !exits_by(&mut eng, Instant::now() + Duration::from_secs(2)) {
+            return Err("at the end: the engine did not exit after END".into());
         }
     }
     while let Ok((l, _)) = eng.lines.recv_timeout(Duration::from_millis(200)) {
@@ -500,6 +384,125 @@ fn run_transcript(text: &str, tmp: &Path) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// `>` and `>|`: sends the line, unescaped, with a newline when `newline`.
+fn send_line(eng: &mut Engine, newline: bool, arg: &str, tmp: &Path) -> Result<(), String> {
+    let mut bytes = unescape(arg, eng.last_move.as_deref(), tmp)?;
+    if newline {
+        bytes.push(b'\n');
+    }
+    eng.send(&bytes)
+}
+
+/// `<` (this exact line), `~` (a line matching the pattern) and `?` (such a line if it comes;
+/// otherwise the line is kept for the next check): the engine's next line, within `limit` of
+/// the last send when `@within` set one.
+fn expect_line(
+    eng: &mut Engine,
+    op: &str,
+    arg: &str,
+    limit: Option<Duration>,
+) -> Result<(), String> {
+    let wait = match limit {
+        Some(d) => (eng.last_send + d).saturating_duration_since(Instant::now()),
+        None => DEFAULT_WAIT,
+    };
+    let got = match (op, eng.next_line(wait, arg.starts_with("MESSAGE"))) {
+        ("?", Ok(None)) | ("?", Err(_)) => return Ok(()),
+        (_, got) => got?,
+    };
+    let Some((got, at)) = got else {
+        return Err(format!("no line within {} ms", wait.as_millis()));
+    };
+    if let Some(d) = limit {
+        if at > eng.last_send + d {
+            return Err(format!("{got:?} came after more than {} ms", d.as_millis()));
+        }
+    }
+    let ok = if op == "<" {
+        let want = match eng.last_move.as_deref() {
+            Some(m) => arg.replace("$m", m),
+            None => arg.to_string(),
+        };
+        got == want
+    } else {
+        match pattern_match(arg, &got)? {
+            Some(moves) => {
+                if let Some(m) = moves.last() {
+                    eng.last_move = Some(m.clone());
+                }
+                true
+            }
+            None => false,
+        }
+    };
+    match (ok, op) {
+        (true, _) => Ok(()),
+        (false, "?") => {
+            eng.pushed_back = Some((got, at));
+            Ok(())
+        }
+        (false, _) => Err(format!("got {got:?}")),
+    }
+}
+
+/// `@` directives: `within`, `sleep`, `quiet`, `eof`, `exit`, `bigline`, `xfail`. True when the
+/// engine has exited (`@exit`).
+fn directive(
+    eng: &mut Engine,
+    arg: &str,
+    tmp: &Path,
+    within: &mut Option<Duration>,
+) -> Result<bool, String> {
+    let (cmd, rest) = arg.split_at(arg.find(' ').unwrap_or(arg.len()));
+    let rest = rest.trim();
+    match cmd {
+        "within" => *within = Some(ms(rest)?),
+        "sleep" => thread::sleep(ms(rest)?),
+        "quiet" => {
+            if let Ok(Some((l, _))) = eng.next_line(ms(rest)?, false) {
+                return Err(format!("expected no output, got {l:?}"));
+            }
+        }
+        "eof" => {
+            eng.stdin = None;
+            eng.last_send = Instant::now();
+        }
+        "exit" => {
+            let d = ms(rest)?;
+            let deadline = eng.last_send + d;
+            if !exits_by(eng, deadline) {
+                return Err(format!(
+                    "the engine did not exit within {} ms",
+                    d.as_millis()
+                ));
+            }
+            return Ok(true);
+        }
+        "bigline" => {
+            let (n, prefix) = rest.split_at(rest.find(' ').unwrap_or(rest.len()));
+            let n: usize = n.parse().map_err(|_| "bad size".to_string())?;
+            let mut bytes = unescape(prefix.trim(), None, tmp)?;
+            bytes.resize(n.max(bytes.len()), b'x');
+            bytes.push(b'\n');
+            eng.send(&bytes)?;
+        }
+        "xfail" => {}
+        other => return Err(format!("unknown directive @{other}")),
+    }
+    Ok(false)
+}
+
+/// Waits until the engine's process exits (true) or `deadline` passes (false).
+fn exits_by(eng: &mut Engine, deadline: Instant) -> bool {
+    loop {
+        match eng.child.try_wait() {
+            Ok(Some(_)) => return true,
+            Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(2)),
+            _ => return false,
+        }
+    }
 }
 
 fn transcripts() -> Vec<PathBuf> {
