@@ -302,7 +302,7 @@ impl<'a> Worker<'a> {
             Err(v) => return v,
         };
         let threat = self.board.threat();
-        let mut depth = match self.threat_depth(threat, depth, ply) {
+        let depth = match self.threat_depth(threat, depth, ply) {
             Ok(depth) => depth,
             Err(mate) => return mate,
         };
@@ -320,58 +320,21 @@ impl<'a> Worker<'a> {
 
         let key = self.board.hash();
         let tte = self.sh.tt.probe(key);
-        let tt_move = tte.map_or(Pos::NONE, |h| h.mv);
         if let Some(h) = tte.filter(|_| !pv_node) {
             if let Some(v) = pruning::tt_cutoff(h, alpha, beta, plies(depth), ply) {
                 return v;
             }
         }
-        if iir_min_depth() > 0
-            && plies(depth) >= iir_min_depth()
-            && tt_move.is_none()
-            && (pv_node || cut_node)
-        {
-            depth -= ONE_PLY;
-        }
-        let static_eval = match tte {
-            Some(h) if h.bound != Bound::None || h.eval != 0 => h.eval,
-            _ => eval::evaluate(&self.board),
-        };
-        self.evals[ply] = static_eval;
-        let info = NodeInfo {
-            depth: plies(depth),
-            depth_units: depth,
-            ply,
-            pv_node,
-            cut_node,
-            threat,
-            me: self.board.side_to_move(),
-            tt_move,
-            static_eval,
-            improving: ply >= 2 && static_eval > self.evals[ply - 2],
-        };
+        let info = self.node_info(tte, depth, ply, pv_node, cut_node, threat);
         if !pv_node && info.quiet() {
             if let Some(v) = self.prune_quiet_node(&info, alpha, beta) {
                 return v;
             }
         }
-
-        let policy_weight = if info.depth >= policy_min_depth() {
-            policy_order()
-        } else {
-            0
-        };
-        let mut moves = match self.generate_moves(ply, threat, policy_weight) {
-            Ok(moves) => moves,
+        let (best, best_move) = match self.search_node_moves(&info, alpha, beta) {
+            Ok(result) => result,
             Err(v) => return v,
         };
-        if !self.order_moves(&mut moves, &info) {
-            // The policy orders the first move too; with a table move it waits until that
-            // move has failed to cut the node off (`search_moves`).
-            self.read_policy(ply, &mut moves);
-        }
-        let (best, best_move) = self.search_moves(&mut moves, &info, alpha, beta);
-        self.move_bufs[ply] = moves;
         if self.stopped {
             return 0;
         }
@@ -385,12 +348,78 @@ impl<'a> Worker<'a> {
         let entry = TtHit {
             mv: best_move,
             value: value_to_tt(best, ply),
-            eval: static_eval,
+            eval: info.static_eval,
             depth: info.depth,
             bound,
         };
         self.sh.tt.store_entry(key, entry);
         best
+    }
+
+    /// What the node's pruning, ordering and move loop read, from its table entry `tte`:
+    /// the depth after the internal reduction (a node expected to matter that has no table
+    /// move searches a ply shallower) and the static evaluation (the table's when it holds
+    /// one), which is also kept by ply for the `improving` test.
+    #[inline]
+    fn node_info(
+        &mut self,
+        tte: Option<TtHit>,
+        mut depth: i32,
+        ply: usize,
+        pv_node: bool,
+        cut_node: bool,
+        threat: Threat,
+    ) -> NodeInfo {
+        let tt_move = tte.map_or(Pos::NONE, |h| h.mv);
+        if iir_min_depth() > 0
+            && plies(depth) >= iir_min_depth()
+            && tt_move.is_none()
+            && (pv_node || cut_node)
+        {
+            depth -= ONE_PLY;
+        }
+        let static_eval = match tte {
+            Some(h) if h.bound != Bound::None || h.eval != 0 => h.eval,
+            _ => eval::evaluate(&self.board),
+        };
+        self.evals[ply] = static_eval;
+        NodeInfo {
+            depth: plies(depth),
+            depth_units: depth,
+            ply,
+            pv_node,
+            cut_node,
+            threat,
+            me: self.board.side_to_move(),
+            tt_move,
+            static_eval,
+            improving: ply >= 2 && static_eval > self.evals[ply - 2],
+        }
+    }
+
+    /// Generates, orders and searches the node's moves: the best score and move, or `Err`
+    /// with the node's value when it has no move to search.
+    #[inline]
+    fn search_node_moves(
+        &mut self,
+        info: &NodeInfo,
+        alpha: Score,
+        beta: Score,
+    ) -> Result<(Score, Pos), Score> {
+        let policy_weight = if info.depth >= policy_min_depth() {
+            policy_order()
+        } else {
+            0
+        };
+        let mut moves = self.generate_moves(info.ply, info.threat, policy_weight)?;
+        if !self.order_moves(&mut moves, info) {
+            // The policy orders the first move too; with a table move it waits until that
+            // move has failed to cut the node off (`search_moves`).
+            self.read_policy(info.ply, &mut moves);
+        }
+        let result = self.search_moves(&mut moves, info, alpha, beta);
+        self.move_bufs[info.ply] = moves;
+        Ok(result)
     }
 
     /// Counts a node entered at `ply` and narrows its window by the mate distance: `Err`

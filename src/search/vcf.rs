@@ -134,6 +134,27 @@ pub fn vcf_root_limited(
     None
 }
 
+/// How a VCF node stands before any of the attacker's fours is tried.
+enum NodeStart {
+    /// The attacker has won: its point of this pattern (a five, or an open four) ends the
+    /// game in this many plies.
+    Won(Pattern4, u32),
+    /// No VCF from here.
+    Failed,
+    /// The fours to try are the first this many of the buffer, best first.
+    Fours(usize),
+}
+
+/// What the attacker's four at a point leaves on the board.
+enum FourReply {
+    /// Not a four after all (a renju rule or a broken line): taken back.
+    NoFour,
+    /// Two five points, or one the defender may not take: the attack wins (taken back).
+    Wins,
+    /// The four stands on the board and the defender must block at this point.
+    Block(Pos),
+}
+
 /// `near`: when set, the attacker's fours (other than a forced counter-block) must lie near
 /// this point (see [`is_near_offset`]), and each four becomes the next level's `near`.
 fn rec(
@@ -147,80 +168,35 @@ fn rec(
     if !budget.take() {
         return None;
     }
-    let def = att.opp();
-    if b.pattern4_count(att, Pattern4::Five) > 0 {
-        if let Some(l) = line {
-            l.push(b.first_point_with(att, Pattern4::Five)?);
-        }
-        return Some(1);
-    }
-    let def_fives = b.pattern4_count(def, Pattern4::Five);
-    if def_fives >= 2 || fours_left <= 0 {
-        return None;
-    }
     // A fixed stack list: this runs at every search leaf, so no allocation per node.
     let mut buf = [(Pos::NONE, Pattern4::None); MAX_FOUR_MOVES];
-    let mut len = 0;
-    if def_fives == 1 {
-        let q = b.first_point_with(def, Pattern4::Five)?;
-        let a = b.pattern4(q, att);
-        if a < Pattern4::Block4 || !b.can_play(q, att) {
-            return None;
-        }
-        buf[0] = (q, a);
-        len = 1;
-    } else {
-        if b.pattern4_count(att, Pattern4::Flex4) > 0 {
+    let len = match node_start(b, att, fours_left, near, &mut buf) {
+        NodeStart::Won(pattern, plies) => {
             if let Some(l) = line {
-                // Line stored reversed: the open four then (block, five) left implicit.
-                l.push(b.first_point_with(att, Pattern4::Flex4)?);
+                // Line stored reversed: after an open four, (block, five) are left implicit.
+                l.push(b.first_point_with(att, pattern)?);
             }
-            return Some(3);
+            return Some(plies);
         }
-        match near {
-            Some(c) => len = near_fours(b, att, c, &mut buf),
-            None => b.generate(att, GenKind::Fours, |_, p, a| {
-                if len < buf.len() {
-                    buf[len] = (p, a);
-                    len += 1;
-                }
-            }),
-        }
-        if len == 0 {
-            return None;
-        }
-        buf[..len].sort_by_key(|m| std::cmp::Reverse(m.1));
-    }
+        NodeStart::Failed => return None,
+        NodeStart::Fours(len) => len,
+    };
+    let def = att.opp();
     for &(m, a) in &buf[..len] {
-        if a == Pattern4::Flex4 {
-            if let Some(l) = line {
-                l.push(m);
-            }
-            return Some(3);
-        }
-        b.make_move_as(m, att);
-        // The attacker had no five point before `m` (checked above), so every one now is
-        // new and lies on a line through `m`.
-        let fives = b.pattern4_count(att, Pattern4::Five);
-        let block = if fives == 1 {
-            b.five_point_near(m, att)
+        let reply = if a == Pattern4::Flex4 {
+            FourReply::Wins
         } else {
-            None
+            play_four(b, att, m)
         };
-        let q = match (fives, block) {
-            (0, _) | (1, None) => {
-                b.undo();
-                continue;
-            }
-            (1, Some(q)) if b.can_play(q, def) => q,
-            // Two five points, or one the defender may not take: the attack wins.
-            _ => {
-                b.undo();
+        let q = match reply {
+            FourReply::NoFour => continue,
+            FourReply::Wins => {
                 if let Some(l) = line {
                     l.push(m);
                 }
                 return Some(3);
             }
+            FourReply::Block(q) => q,
         };
         b.make_move_as(q, def);
         let mut sub = Vec::new();
@@ -247,6 +223,81 @@ fn rec(
         }
     }
     None
+}
+
+/// The attacker's fours to try at a VCF node, into `buf`: the forced counter-block when the
+/// defender has a five point, else every four (near `near` when set), best class first; or
+/// the node's end when the attacker has already won or cannot go on.
+#[inline]
+fn node_start(
+    b: &mut Board,
+    att: Color,
+    fours_left: i32,
+    near: Option<Pos>,
+    buf: &mut [(Pos, Pattern4); MAX_FOUR_MOVES],
+) -> NodeStart {
+    let def = att.opp();
+    if b.pattern4_count(att, Pattern4::Five) > 0 {
+        return NodeStart::Won(Pattern4::Five, 1);
+    }
+    let def_fives = b.pattern4_count(def, Pattern4::Five);
+    if def_fives >= 2 || fours_left <= 0 {
+        return NodeStart::Failed;
+    }
+    if def_fives == 1 {
+        let Some(q) = b.first_point_with(def, Pattern4::Five) else {
+            return NodeStart::Failed;
+        };
+        let a = b.pattern4(q, att);
+        if a < Pattern4::Block4 || !b.can_play(q, att) {
+            return NodeStart::Failed;
+        }
+        buf[0] = (q, a);
+        return NodeStart::Fours(1);
+    }
+    if b.pattern4_count(att, Pattern4::Flex4) > 0 {
+        return NodeStart::Won(Pattern4::Flex4, 3);
+    }
+    let mut len = 0;
+    match near {
+        Some(c) => len = near_fours(b, att, c, buf),
+        None => b.generate(att, GenKind::Fours, |_, p, a| {
+            if len < buf.len() {
+                buf[len] = (p, a);
+                len += 1;
+            }
+        }),
+    }
+    if len == 0 {
+        return NodeStart::Failed;
+    }
+    buf[..len].sort_by_key(|m| std::cmp::Reverse(m.1));
+    NodeStart::Fours(len)
+}
+
+/// Plays the attacker's four at `m` and reads the defender's answer. The attacker had no
+/// five point before `m` (the caller checked), so every one now is new and lies on a line
+/// through `m`.
+#[inline]
+fn play_four(b: &mut Board, att: Color, m: Pos) -> FourReply {
+    b.make_move_as(m, att);
+    let fives = b.pattern4_count(att, Pattern4::Five);
+    let block = if fives == 1 {
+        b.five_point_near(m, att)
+    } else {
+        None
+    };
+    match (fives, block) {
+        (0, _) | (1, None) => {
+            b.undo();
+            FourReply::NoFour
+        }
+        (1, Some(q)) if b.can_play(q, att.opp()) => FourReply::Block(q),
+        _ => {
+            b.undo();
+            FourReply::Wins
+        }
+    }
 }
 
 #[cfg(test)]
