@@ -357,71 +357,27 @@ impl<W: Write> Session<W> {
         match cmd {
             Command::Start(n) => self.start(n, n),
             Command::RectStart(w, h) => self.start(w, h),
-            Command::Restart => match &self.board {
-                Some(b) => {
-                    let (w, h) = (b.width(), b.height());
-                    self.new_board(w, h);
-                    self.say("OK");
-                }
-                None => self.error("RESTART: no board yet (send START first)"),
-            },
-            Command::Begin => {
-                if self.board.is_some() {
-                    self.think(Purpose::Play, 1);
-                } else {
-                    self.error("BEGIN: no board yet (send START first)");
-                }
-            }
+            Command::Restart => self.restart(),
+            Command::Begin => self.think_on_board("BEGIN", Purpose::Play, 1),
             Command::Turn(c) => {
-                if let Some(p) = self.empty_point("TURN", c) {
-                    if let Some(b) = self.board.as_mut() {
-                        b.make_move(p);
-                    }
+                if self.place_stone("TURN", c).is_some() {
                     self.think(Purpose::Play, 1);
                 }
             }
-            Command::Board | Command::YxBoard | Command::Swap2Board => {
-                let kind = match cmd {
-                    Command::Board => BlockKind::Board,
-                    Command::YxBoard => BlockKind::YxBoard,
-                    _ => BlockKind::Swap2,
-                };
-                self.block = Some(Block {
-                    kind,
-                    entries: Vec::new(),
-                    error: None,
-                });
-            }
+            Command::Board => self.open_block(BlockKind::Board),
+            Command::YxBoard => self.open_block(BlockKind::YxBoard),
+            Command::Swap2Board => self.open_block(BlockKind::Swap2),
             Command::Done => self.error("DONE without BOARD"),
             Command::Info { key, value } => self.info(&key, &value),
             Command::End => self.quit = true,
             Command::About => self.say(&about_line()),
-            Command::Takeback(c) => {
-                let Some(p) = self.on_board_point("TAKEBACK", c) else {
-                    return;
-                };
-                let removed = self.board.as_mut().is_some_and(|b| b.remove_stone(p));
-                if removed {
-                    self.say("OK");
-                } else {
-                    self.error(&format!("TAKEBACK: no stone at {c}"));
-                }
-            }
+            Command::Takeback(c) => self.takeback(c),
             Command::Play(c) => {
-                if let Some(p) = self.empty_point("PLAY", c) {
-                    if let Some(b) = self.board.as_mut() {
-                        b.make_move(p);
-                    }
+                if let Some(p) = self.place_stone("PLAY", c) {
                     self.say(&p.to_string());
                 }
             }
-            Command::Suggest => {
-                if self.board.is_some() {
-                    self.think(Purpose::Suggest, 1);
-                } else {
-                    self.error("SUGGEST: no board yet (send START first)");
-                }
-            }
+            Command::Suggest => self.think_on_board("SUGGEST", Purpose::Suggest, 1),
             Command::Stop => {} // idle: nothing to stop, nothing to print
             Command::YxShowForbid => {
                 let pts = self
@@ -436,21 +392,77 @@ impl<W: Write> Session<W> {
                 self.say("MESSAGE hash table cleared");
             }
             Command::Database(c) => self.database(c),
-            Command::YxNBest(n) => {
-                if self.board.is_none() {
-                    self.error("YXNBEST: no board yet (send START first)");
-                } else if n < 1 {
-                    self.error(&format!(
-                        "YXNBEST: number of moves must be at least 1, got {n}"
-                    ));
-                } else {
-                    self.think(
-                        Purpose::NBest,
-                        n.min(MAX_SIZE as i64 * MAX_SIZE as i64) as usize,
-                    );
-                }
-            }
+            Command::YxNBest(n) => self.nbest(n),
             Command::Yx(c) => self.yixin(c),
+        }
+    }
+
+    /// `RESTART`: an empty board of the same size.
+    fn restart(&mut self) {
+        match &self.board {
+            Some(b) => {
+                let (w, h) = (b.width(), b.height());
+                self.new_board(w, h);
+                self.say("OK");
+            }
+            None => self.error("RESTART: no board yet (send START first)"),
+        }
+    }
+
+    /// Starts a search for `purpose` if there is a board (`name`: the command, for the error).
+    fn think_on_board(&mut self, name: &str, purpose: Purpose, n: usize) {
+        if self.board.is_some() {
+            self.think(purpose, n);
+        } else {
+            self.error(&format!("{name}: no board yet (send START first)"));
+        }
+    }
+
+    /// Plays the side to move's stone at the empty point `c` (`TURN`, `PLAY`); `None`, with the
+    /// error said, when the point is not an empty one on the board.
+    fn place_stone(&mut self, name: &str, c: Coord) -> Option<Pos> {
+        let p = self.empty_point(name, c)?;
+        if let Some(b) = self.board.as_mut() {
+            b.make_move(p);
+        }
+        Some(p)
+    }
+
+    /// `BOARD`, `YXBOARD`, `SWAP2BOARD`: the following lines are the block's entries.
+    fn open_block(&mut self, kind: BlockKind) {
+        self.block = Some(Block {
+            kind,
+            entries: Vec::new(),
+            error: None,
+        });
+    }
+
+    /// `TAKEBACK`: removes the stone at `c`.
+    fn takeback(&mut self, c: Coord) {
+        let Some(p) = self.on_board_point("TAKEBACK", c) else {
+            return;
+        };
+        let removed = self.board.as_mut().is_some_and(|b| b.remove_stone(p));
+        if removed {
+            self.say("OK");
+        } else {
+            self.error(&format!("TAKEBACK: no stone at {c}"));
+        }
+    }
+
+    /// `YXNBEST n`: the `n` best moves.
+    fn nbest(&mut self, n: i64) {
+        if self.board.is_none() {
+            self.error("YXNBEST: no board yet (send START first)");
+        } else if n < 1 {
+            self.error(&format!(
+                "YXNBEST: number of moves must be at least 1, got {n}"
+            ));
+        } else {
+            self.think(
+                Purpose::NBest,
+                n.min(MAX_SIZE as i64 * MAX_SIZE as i64) as usize,
+            );
         }
     }
 
