@@ -272,7 +272,6 @@ fn colour_line(p: &PairSummary) -> String {
 /// The summary lines of one pair, as printed at the end.
 pub fn pair_report(p: &PairSummary, sprt: Option<&SprtConfig>, pairs_mode: bool) -> String {
     let mut s = String::new();
-    let n = p.wld.games();
     s.push_str(&format!(
         "Score of {} vs {}: {} - {} - {} [{:.3}] {}\n",
         p.first,
@@ -281,90 +280,107 @@ pub fn pair_report(p: &PairSummary, sprt: Option<&SprtConfig>, pairs_mode: bool)
         p.wld.losses,
         p.wld.draws,
         p.wld.score(),
-        n
+        p.wld.games()
     ));
-    let npairs: u32 = p.penta.iter().sum();
-    let est = if pairs_mode && npairs > 0 {
-        elo_pentanomial(&p.penta, &p.wld)
-    } else {
-        elo_trinomial(&p.wld)
-    };
-    if let Some(e) = est {
-        let margin = e.margin();
-        let model = if pairs_mode && npairs > 0 {
-            "pentanomial"
-        } else {
-            "trinomial"
-        };
-        let elo = if !e.elo.is_finite() {
-            format!("{} (no finite estimate at this score)", fmt_elo(e.elo))
-        } else if margin.is_finite() {
-            format!(
-                "{} +/- {margin:.1} [{}, {}] (95%, {model})",
-                fmt_elo(e.elo),
-                fmt_elo(e.lo),
-                fmt_elo(e.hi)
-            )
-        } else {
-            format!(
-                "{} [{}, {}] (95%, {model})",
-                fmt_elo(e.elo),
-                fmt_elo(e.lo),
-                fmt_elo(e.hi)
-            )
-        };
-        s.push_str(&format!(
-            "Elo difference: {elo}, LOS: {:.1} %, DrawRatio: {:.1} %\n",
-            e.los * 100.0,
-            if n > 0 {
-                100.0 * p.wld.draws as f64 / n as f64
-            } else {
-                0.0
-            }
-        ));
-    }
+    s.push_str(&elo_line(p, pairs_mode).unwrap_or_default());
     s.push_str(&colour_line(p));
     s.push_str(&format!(
         "Ptnml(0-2): [{}, {}, {}, {}, {}] ({} game pairs)\n",
-        p.penta[0], p.penta[1], p.penta[2], p.penta[3], p.penta[4], npairs
+        p.penta[0],
+        p.penta[1],
+        p.penta[2],
+        p.penta[3],
+        p.penta[4],
+        p.penta.iter().sum::<u32>()
     ));
+    s.push_str(&endings_line(p));
+    if let (Some(cfg), Some((llr, dec))) = (sprt, p.sprt) {
+        s.push_str(&sprt_line(cfg, llr, dec));
+    }
+    s
+}
+
+/// The Elo estimate with its interval, the likelihood of superiority and the draw ratio; the
+/// pentanomial model over game pairs in pairs mode, else the trinomial one over games. `None`
+/// when there is no estimate.
+fn elo_line(p: &PairSummary, pairs_mode: bool) -> Option<String> {
+    let pentanomial = pairs_mode && p.penta.iter().sum::<u32>() > 0;
+    let e = if pentanomial {
+        elo_pentanomial(&p.penta, &p.wld)
+    } else {
+        elo_trinomial(&p.wld)
+    }?;
+    let margin = e.margin();
+    let model = if pentanomial {
+        "pentanomial"
+    } else {
+        "trinomial"
+    };
+    let elo = if !e.elo.is_finite() {
+        format!("{} (no finite estimate at this score)", fmt_elo(e.elo))
+    } else if margin.is_finite() {
+        format!(
+            "{} +/- {margin:.1} [{}, {}] (95%, {model})",
+            fmt_elo(e.elo),
+            fmt_elo(e.lo),
+            fmt_elo(e.hi)
+        )
+    } else {
+        format!(
+            "{} [{}, {}] (95%, {model})",
+            fmt_elo(e.elo),
+            fmt_elo(e.lo),
+            fmt_elo(e.hi)
+        )
+    };
+    let n = p.wld.games();
+    let draw_ratio = if n > 0 {
+        100.0 * p.wld.draws as f64 / n as f64
+    } else {
+        0.0
+    };
+    Some(format!(
+        "Elo difference: {elo}, LOS: {:.1} %, DrawRatio: {draw_ratio:.1} %\n",
+        e.los * 100.0
+    ))
+}
+
+/// How the games ended, by reason, and the abnormal losses of each engine.
+fn endings_line(p: &PairSummary) -> String {
     let endings: Vec<String> = Reason::ALL
         .iter()
         .map(|r| format!("{} {}", r.name(), p.reasons.get(r).copied().unwrap_or(0)))
         .collect();
-    s.push_str(&format!(
+    format!(
         "Endings: {}; abnormal losses: {} {}, {} {}\n",
         endings.join(", "),
         p.first,
         p.abnormal[0],
         p.second,
         p.abnormal[1]
-    ));
-    if let (Some(cfg), Some((llr, dec))) = (sprt, p.sprt) {
-        let (lo, hi) = cfg.bounds();
-        let state = match dec {
-            SprtDecision::AcceptH1 => "H1 was accepted",
-            SprtDecision::AcceptH0 => "H0 was accepted",
-            SprtDecision::Continue => "no decision yet",
-        };
-        s.push_str(&format!(
-            "SPRT ({}, elo0 {}, elo1 {}, alpha {}, beta {}): llr {:.3} ({:.1}%), lbound {:.3}, ubound {:.3} - {}\n",
-            match cfg.model {
-                super::stats::EloModel::Logistic => "logistic",
-                super::stats::EloModel::Normalized => "normalized",
-            },
-            cfg.elo0,
-            cfg.elo1,
-            cfg.alpha,
-            cfg.beta,
-            llr,
-            100.0 * llr / hi,
-            lo,
-            hi,
-            state
-        ));
-    }
-    s
+    )
+}
+
+/// The SPRT's settings, its log-likelihood ratio and bounds, and its decision.
+fn sprt_line(cfg: &SprtConfig, llr: f64, dec: SprtDecision) -> String {
+    let (lo, hi) = cfg.bounds();
+    let state = match dec {
+        SprtDecision::AcceptH1 => "H1 was accepted",
+        SprtDecision::AcceptH0 => "H0 was accepted",
+        SprtDecision::Continue => "no decision yet",
+    };
+    let model = match cfg.model {
+        super::stats::EloModel::Logistic => "logistic",
+        super::stats::EloModel::Normalized => "normalized",
+    };
+    format!(
+        "SPRT ({model}, elo0 {}, elo1 {}, alpha {}, beta {}): llr {llr:.3} ({:.1}%), lbound {lo:.3}, ubound {hi:.3} - {state}\n",
+        cfg.elo0,
+        cfg.elo1,
+        cfg.alpha,
+        cfg.beta,
+        100.0 * llr / hi,
+    )
 }
 
 /// A standings table over all pairs (for three or more engines): points, games, score.

@@ -97,6 +97,10 @@ struct State {
     rule: Rule,
     my_moves: usize,
     rng: u64,
+    /// `START`s received (`--mode flaky` refuses every other one).
+    starts: u64,
+    /// Where received lines go (`--log`).
+    log: Option<std::fs::File>,
 }
 
 impl State {
@@ -207,16 +211,105 @@ fn parse_xy(s: &str) -> Option<(usize, usize, Option<u32>)> {
     Some((x, y, f))
 }
 
+impl State {
+    /// Appends a received line to the log, if any.
+    fn log_line(&mut self, line: &str) {
+        if let Some(f) = self.log.as_mut() {
+            let _ = writeln!(f, "{line}");
+            let _ = f.flush();
+        }
+    }
+
+    /// `START n` or `RECTSTART w,h`.
+    fn start(&mut self, rest: &str, o: &Opts) {
+        self.starts += 1;
+        if o.mode == Mode::Refuse || (o.mode == Mode::Flaky && self.starts % 2 == 1) {
+            say("ERROR not today");
+            return;
+        }
+        let (w, h) = match rest.split_once(',') {
+            Some((w, h)) => (w.trim().parse().unwrap_or(0), h.trim().parse().unwrap_or(0)),
+            None => {
+                let n = rest.trim().parse().unwrap_or(0);
+                (n, n)
+            }
+        };
+        self.width = w;
+        self.height = h;
+        self.my_moves = 0;
+        self.fresh_board();
+        if self.board.is_some() {
+            say("OK");
+        } else {
+            say("ERROR bad size");
+        }
+    }
+
+    /// `INFO key value`: only `rule` matters (it renews an empty board).
+    fn info(&mut self, rest: &str) {
+        let (k, v) = rest.split_once(' ').unwrap_or((rest, ""));
+        if !k.eq_ignore_ascii_case("rule") {
+            return;
+        }
+        if let Some(r) = v.trim().parse().ok().and_then(Rule::from_info) {
+            self.rule = r;
+            if self.board.as_ref().is_some_and(|b| b.stone_count() == 0) {
+                self.fresh_board();
+            }
+        }
+    }
+
+    /// `TURN x,y`: the opponent's stone, if it lands on an empty point.
+    fn opponent_move(&mut self, rest: &str) {
+        if let (Some((x, y, _)), Some(b)) = (parse_xy(rest), self.board.as_mut()) {
+            if let Some(p) = b.pos(x as i32, y as i32) {
+                if b.is_empty(p) {
+                    let c = b.side_to_move();
+                    b.make_move_as(p, c);
+                }
+            }
+        }
+    }
+
+    /// `BOARD`: reads the lines up to `DONE` and sets the position they give.
+    fn board_block(&mut self, lines: &mut impl Iterator<Item = std::io::Result<String>>) {
+        self.fresh_board();
+        let mut stones = Vec::new();
+        for l in lines.by_ref() {
+            let Ok(l) = l else { break };
+            if let Some(f) = self.log.as_mut() {
+                let _ = writeln!(f, "{l}");
+            }
+            if l.trim().eq_ignore_ascii_case("DONE") {
+                break;
+            }
+            if let Some((x, y, Some(f))) = parse_xy(&l) {
+                stones.push((x, y, f));
+            }
+        }
+        // Field 1 is the side to move; Black moves when the counts are equal.
+        let me = if stones.len() % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let Some(b) = self.board.as_mut() else {
+            return;
+        };
+        for (x, y, f) in stones {
+            if let Some(p) = b.pos(x as i32, y as i32) {
+                if b.is_empty(p) {
+                    b.make_move_as(p, if f == 1 { me } else { me.opp() });
+                }
+            }
+        }
+        b.set_side_to_move(me);
+    }
+}
+
 fn main() {
     let o = Opts::parse();
     let name = o.name();
-    let mut log = o.log.as_ref().and_then(|path| {
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .ok()
-    });
     let mut st = State {
         board: None,
         width: 15,
@@ -224,95 +317,31 @@ fn main() {
         rule: Rule::FREESTYLE,
         my_moves: 0,
         rng: o.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
+        starts: 0,
+        log: o.log.as_ref().and_then(|path| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .ok()
+        }),
     };
-    let mut starts = 0u64;
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     while let Some(Ok(line)) = lines.next() {
-        if let Some(f) = log.as_mut() {
-            let _ = writeln!(f, "{line}");
-            let _ = f.flush();
-        }
+        st.log_line(&line);
         let t = line.trim();
         let (cmd, rest) = t.split_once(' ').unwrap_or((t, ""));
         match cmd.to_ascii_uppercase().as_str() {
-            "START" | "RECTSTART" => {
-                starts += 1;
-                if o.mode == Mode::Refuse || (o.mode == Mode::Flaky && starts % 2 == 1) {
-                    say("ERROR not today");
-                    continue;
-                }
-                let (w, h) = match rest.split_once(',') {
-                    Some((w, h)) => (w.trim().parse().unwrap_or(0), h.trim().parse().unwrap_or(0)),
-                    None => {
-                        let n = rest.trim().parse().unwrap_or(0);
-                        (n, n)
-                    }
-                };
-                st.width = w;
-                st.height = h;
-                st.my_moves = 0;
-                st.fresh_board();
-                if st.board.is_some() {
-                    say("OK");
-                } else {
-                    say("ERROR bad size");
-                }
-            }
-            "INFO" => {
-                let (k, v) = rest.split_once(' ').unwrap_or((rest, ""));
-                if k.eq_ignore_ascii_case("rule") {
-                    if let Some(r) = v.trim().parse().ok().and_then(Rule::from_info) {
-                        st.rule = r;
-                        if st.board.as_ref().is_some_and(|b| b.stone_count() == 0) {
-                            st.fresh_board();
-                        }
-                    }
-                }
-            }
+            "START" | "RECTSTART" => st.start(rest, &o),
+            "INFO" => st.info(rest),
             "BEGIN" => think(&mut st, &o),
             "TURN" => {
-                if let (Some((x, y, _)), Some(b)) = (parse_xy(rest), st.board.as_mut()) {
-                    if let Some(p) = b.pos(x as i32, y as i32) {
-                        if b.is_empty(p) {
-                            let c = b.side_to_move();
-                            b.make_move_as(p, c);
-                        }
-                    }
-                }
+                st.opponent_move(rest);
                 think(&mut st, &o);
             }
             "BOARD" => {
-                st.fresh_board();
-                let mut stones = Vec::new();
-                for l in lines.by_ref() {
-                    let Ok(l) = l else { break };
-                    if let Some(f) = log.as_mut() {
-                        let _ = writeln!(f, "{l}");
-                    }
-                    if l.trim().eq_ignore_ascii_case("DONE") {
-                        break;
-                    }
-                    if let Some((x, y, Some(f))) = parse_xy(&l) {
-                        stones.push((x, y, f));
-                    }
-                }
-                // Field 1 is the side to move; Black moves when the counts are equal.
-                let me = if stones.len() % 2 == 0 {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                if let Some(b) = st.board.as_mut() {
-                    for (x, y, f) in stones {
-                        if let Some(p) = b.pos(x as i32, y as i32) {
-                            if b.is_empty(p) {
-                                b.make_move_as(p, if f == 1 { me } else { me.opp() });
-                            }
-                        }
-                    }
-                    b.set_side_to_move(me);
-                }
+                st.board_block(&mut lines);
                 think(&mut st, &o);
             }
             "ABOUT" => say(&format!(
