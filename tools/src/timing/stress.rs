@@ -6,16 +6,15 @@
 //! move.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use clap::Parser;
-use pentad_arena::cli::Args as ArenaArgs;
 use pentad_arena::game::TimeControl;
 use pentad_arena::openings::CANONICAL_RENJU_OPENINGS;
-use pentad_arena::{read_results, run_match, GameRecord};
+use pentad_arena::{read_results, GameRecord};
 
+use super::arena_run::ArenaRun;
 use super::driver::default_engine;
 use super::rss_sampler::{memory_lines, write_csv, RssSampler};
 
@@ -74,38 +73,22 @@ struct Run {
 
 /// Plays one run with the arena library (output to `<out_dir>/<name>.log`); the results file.
 fn play(args: &Args, run: &Run, engine: &str, opponent: &str, openings: &Path) -> Result<PathBuf> {
-    let results = args.out_dir.join(format!("{}.jsonl", run.name));
-    let log = args.out_dir.join(format!("{}.log", run.name));
-    let _ = std::fs::remove_file(&results);
-    let arena = ArenaArgs::try_parse_from([
-        "pentad-arena".to_string(),
-        "--engine".into(),
-        format!("name={OURS} {}", shlex::try_quote(engine)?),
-        "--engine".into(),
-        format!("name={THEIRS} {opponent}"),
-        "--rule".into(),
-        args.rule.clone(),
-        "--size".into(),
-        args.size.to_string(),
-        "--tc".into(),
-        run.tc.clone(),
-        "--games".into(),
-        run.games.to_string(),
-        "--concurrency".into(),
-        run.concurrency.to_string(),
-        "--openings".into(),
-        openings.to_string_lossy().into_owned(),
-        "--repeat".into(),
-        "--strict-clock".into(),
-        "--tolerance".into(),
-        args.tolerance.to_string(),
-        "--results".into(),
-        results.to_string_lossy().into_owned(),
-    ])?;
-    let cfg = arena.to_config()?;
-    let mut out = BufWriter::new(File::create(&log).with_context(|| log.display().to_string())?);
-    run_match(&cfg, &mut out)?;
-    Ok(results)
+    ArenaRun {
+        name: &run.name,
+        engines: [
+            format!("name={OURS} {}", shlex::try_quote(engine)?),
+            format!("name={THEIRS} {opponent}"),
+        ],
+        rule: &args.rule,
+        size: args.size,
+        tc: &run.tc,
+        games: run.games,
+        concurrency: run.concurrency,
+        openings,
+        tolerance_s: args.tolerance,
+        strict_clock: true,
+    }
+    .play(&args.out_dir)
 }
 
 /// Our moves' (answer ms − limit ms) and our clock left at each game's end (ms; games with a

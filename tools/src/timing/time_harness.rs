@@ -5,16 +5,12 @@
 //! with the default game counts; fails when a game was lost on time, by a crash or by an
 //! illegal move.
 
-use std::fs::File;
-use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
-use clap::Parser;
-use pentad_arena::cli::Args as ArenaArgs;
+use anyhow::{bail, Result};
 use pentad_arena::openings::CANONICAL_RENJU_OPENINGS;
-use pentad_arena::run_match;
 
+use super::arena_run::ArenaRun;
 use super::driver::default_engine;
 use super::report;
 
@@ -56,50 +52,27 @@ struct Run {
 
 /// Plays one run with the arena library, its output going to `<out_dir>/<name>.log`.
 fn play(args: &Args, run: &Run, engine: &str, openings: &Path) -> Result<PathBuf> {
-    let results = args.out_dir.join(format!("{}.jsonl", run.name));
-    let log = args.out_dir.join(format!("{}.log", run.name));
-    let _ = std::fs::remove_file(&results);
     println!(
         "== {}: rule {}, 15x15, --tc {}, {} games, concurrency {}",
         run.name, run.rule, run.tc, run.games, args.concurrency
     );
     let engine = shlex::try_quote(engine)?;
-    let arena = ArenaArgs::try_parse_from([
-        "pentad-arena".to_string(),
-        "--engine".into(),
-        format!("name=pentad-a {engine}"),
-        "--engine".into(),
-        format!("name=pentad-b {engine}"),
-        "--rule".into(),
-        run.rule.into(),
-        "--size".into(),
-        "15".into(),
-        "--tc".into(),
-        run.tc.into(),
-        "--games".into(),
-        run.games.to_string(),
-        "--concurrency".into(),
-        args.concurrency.to_string(),
-        "--openings".into(),
-        openings.to_string_lossy().into_owned(),
-        "--repeat".into(),
-        "--tolerance".into(),
-        format!("{}", args.tolerance_ms as f64 / 1000.0),
-        "--results".into(),
-        results.to_string_lossy().into_owned(),
-    ])?;
-    let cfg = arena.to_config()?;
-    let start = std::time::Instant::now();
-    let mut out = BufWriter::new(File::create(&log).with_context(|| log.display().to_string())?);
-    let summary = run_match(&cfg, &mut out);
-    drop(out);
-    println!(
-        "   wall time {} s; arena log {}",
-        start.elapsed().as_secs(),
-        log.display()
-    );
-    summary?;
-    Ok(results)
+    ArenaRun {
+        name: run.name,
+        engines: [
+            format!("name=pentad-a {engine}"),
+            format!("name=pentad-b {engine}"),
+        ],
+        rule: run.rule,
+        size: 15,
+        tc: run.tc,
+        games: run.games,
+        concurrency: args.concurrency,
+        openings,
+        tolerance_s: args.tolerance_ms as f64 / 1000.0,
+        strict_clock: false,
+    }
+    .play(&args.out_dir)
 }
 
 /// Runs `pentad-tools time-harness`.
