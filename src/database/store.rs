@@ -219,18 +219,7 @@ impl Store {
                 params![key.rule, key.width as i64, key.height as i64, key.cells, n],
             )?;
         } else {
-            self.conn.execute(
-                "INSERT OR REPLACE INTO board_text (rule, width, height, cells, point, text) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![
-                    key.rule,
-                    key.width as i64,
-                    key.height as i64,
-                    key.cells,
-                    n,
-                    text
-                ],
-            )?;
+            put_text(&self.conn, &key, n, text)?;
         }
         Ok(())
     }
@@ -355,18 +344,7 @@ impl Store {
             put_canonical(&tx, key, rec)?;
         }
         for (key, point, text) in texts {
-            tx.execute(
-                "INSERT OR REPLACE INTO board_text (rule, width, height, cells, point, text) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![
-                    key.rule,
-                    key.width as i64,
-                    key.height as i64,
-                    key.cells,
-                    point,
-                    text
-                ],
-            )?;
+            put_text(&tx, key, *point, text)?;
         }
         tx.commit()?;
         Ok(())
@@ -454,6 +432,23 @@ fn get_canonical(conn: &Connection, key: &Key) -> Result<Option<Record>> {
         })
         .optional()?;
     Ok(rec)
+}
+
+/// Stores the text of the point numbered `point` on the canonical board `key`.
+fn put_text(conn: &Connection, key: &Key, point: i64, text: &str) -> Result<()> {
+    conn.execute(
+        "INSERT OR REPLACE INTO board_text (rule, width, height, cells, point, text) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            key.rule,
+            key.width as i64,
+            key.height as i64,
+            key.cells,
+            point,
+            text
+        ],
+    )?;
+    Ok(())
 }
 
 fn put_canonical(conn: &Connection, key: &Key, r: &Record) -> Result<()> {
