@@ -53,12 +53,7 @@ fn renju_cases_file() {
         }
         debug::check_consistency(b).unwrap();
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_none_failed(&failures);
 }
 
 /// The expected verdicts are not just what the board says: the independent naive checker
@@ -73,12 +68,7 @@ fn renju_cases_match_naive_checker() {
             failures.push(format!("line {}: naive {naive}: {}", c.line, c.text));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_none_failed(&failures);
 }
 
 /// The file holds the 20 shared cases and at least 60 distinct shapes of our own (rotations,
@@ -124,4 +114,14 @@ fn renju_cases_coverage() {
     }
     assert!(cases.iter().any(|c| c.white_side));
     assert!(cases.iter().any(|c| !c.board.rule().is_renju()));
+}
+
+/// Fails with every case's line when any case failed.
+fn assert_none_failed(failures: &[String]) {
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
