@@ -212,102 +212,124 @@ fn caps_for(b: &Board, w: &[Pos], d: usize, att: Color) -> Option<Vec<Pos>> {
 fn step_candidates(c: &Chain, last: bool) -> Vec<Step> {
     let fin = c.board_after();
     let mut out = Vec::new();
-    // Windows: (direction, cells, index of the previous attacker move or none).
+    for (d, w, ai) in step_windows(c, &fin, last) {
+        window_steps(c, &fin, d, &w, ai, last, &mut out);
+    }
+    out
+}
+
+/// The windows the next four may lie in: (direction, cells, index of the previous attacker
+/// move or none). Five cells, or six for the last step's open four.
+fn step_windows(c: &Chain, fin: &Board, last: bool) -> Vec<(usize, Vec<Pos>, Option<usize>)> {
     let mut windows = Vec::new();
     let len = if last { 6 } else { 5 };
     // The line so far ends with a block: its last attacker move is the one before.
-    match c.line.len().checked_sub(2).map(|i| c.line[i]) {
-        None => {
-            for d in 0..4 {
-                for y in 0..15 {
-                    for x in 0..15 {
-                        if let Some(w) = ray(&fin, (x, y), d, len) {
-                            windows.push((d, w, None));
-                        }
+    let Some(a) = c.line.len().checked_sub(2).map(|i| c.line[i]) else {
+        for d in 0..4 {
+            for y in 0..15 {
+                for x in 0..15 {
+                    if let Some(w) = ray(fin, (x, y), d, len) {
+                        windows.push((d, w, None));
                     }
                 }
             }
         }
-        Some(a) => {
-            let (ax, ay) = (a.x() as i32, a.y() as i32);
-            for (d, &(dx, dy)) in DIRS.iter().enumerate() {
-                if c.dirs.last() == Some(&d) {
-                    continue;
-                }
-                // In an open four's window of six, `a` is one of the four middle cells.
-                let offs = if last { 1..5 } else { 0..5 };
-                for off in offs {
-                    if let Some(w) = ray(&fin, (ax - dx * off, ay - dy * off), d, len) {
-                        windows.push((d, w, Some(off as usize)));
-                    }
-                }
+        return windows;
+    };
+    let (ax, ay) = (a.x() as i32, a.y() as i32);
+    for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+        if c.dirs.last() == Some(&d) {
+            continue;
+        }
+        // In an open four's window of six, `a` is one of the four middle cells.
+        let offs = if last { 1..5 } else { 0..5 };
+        for off in offs {
+            if let Some(w) = ray(fin, (ax - dx * off, ay - dy * off), d, len) {
+                windows.push((d, w, Some(off as usize)));
             }
         }
     }
-    for (d, w, ai) in windows {
-        // Cells besides the previous move: empty and free, or the attacker's (a stone can
-        // serve several fours); an open four's ends must be empty.
-        let mut empties = Vec::new();
-        let mut ok = true;
-        for (i, &p) in w.iter().enumerate() {
-            if Some(i) == ai {
-                continue;
-            }
-            let free = fin.is_empty(p) && !c.reserved.contains(&p);
-            let end = last && (i == 0 || i == 5);
-            if free && !end {
-                empties.push(i);
-            } else if !free && (end || fin.cell(p) != pentad::core::Cell::Stone(c.att)) {
-                ok = false;
-            }
-        }
-        if !ok || empties.len() < if last { 1 } else { 2 } {
+    windows
+}
+
+/// The window's free cells (besides the previous move `ai`), or `None` when the window cannot
+/// hold the step: its other cells must be empty and free, or the attacker's (a stone can serve
+/// several fours), and an open four's ends must be empty.
+fn window_free_cells(
+    c: &Chain,
+    fin: &Board,
+    w: &[Pos],
+    ai: Option<usize>,
+    last: bool,
+) -> Option<Vec<usize>> {
+    let mut empties = Vec::new();
+    for (i, &p) in w.iter().enumerate() {
+        if Some(i) == ai {
             continue;
         }
-        let Some(caps) = caps_for(&fin, &w, d, c.att) else {
-            continue;
-        };
-        if caps.iter().any(|q| c.reserved.contains(q)) {
-            continue;
+        let free = fin.is_empty(p) && !c.reserved.contains(&p);
+        let end = last && (i == 0 || i == 5);
+        if free && !end {
+            empties.push(i);
+        } else if !free && (end || fin.cell(p) != pentad::core::Cell::Stone(c.att)) {
+            return None;
         }
-        if !caps.iter().all(|&q| sparse_after(&fin, q, c.att.opp())) {
-            continue;
-        }
+    }
+    (empties.len() >= if last { 1 } else { 2 }).then_some(empties)
+}
+
+/// The steps a window allows, pushed onto `out`: each free middle cell as the open four's
+/// move (last step, ends kept empty), or each ordered pair of free cells as move and block.
+fn window_steps(
+    c: &Chain,
+    fin: &Board,
+    d: usize,
+    w: &[Pos],
+    ai: Option<usize>,
+    last: bool,
+    out: &mut Vec<Step>,
+) {
+    let Some(empties) = window_free_cells(c, fin, w, ai, last) else {
+        return;
+    };
+    let Some(caps) = caps_for(fin, w, d, c.att) else {
+        return;
+    };
+    if caps.iter().any(|q| c.reserved.contains(q))
+        || !caps.iter().all(|&q| sparse_after(fin, q, c.att.opp()))
+    {
+        return;
+    }
+    let pre_without = |skip: &[usize]| -> Vec<Pos> {
+        empties
+            .iter()
+            .filter(|k| !skip.contains(k))
+            .map(|&k| w[k])
+            .collect()
+    };
+    for &m in &empties {
         if last {
-            // Open four: ends w[0] and w[5] stay empty; the move is one of the free middle cells.
-            for &m in &empties {
-                out.push(Step {
-                    pre: empties.iter().filter(|&&k| k != m).map(|&k| w[k]).collect(),
-                    mv: w[m],
-                    block: None,
-                    dir: d,
-                    caps: caps.clone(),
-                    reserved: vec![w[0], w[5]],
-                });
-            }
-        } else {
-            for &m in &empties {
-                for &e in &empties {
-                    if m == e {
-                        continue;
-                    }
-                    out.push(Step {
-                        pre: empties
-                            .iter()
-                            .filter(|&&k| k != m && k != e)
-                            .map(|&k| w[k])
-                            .collect(),
-                        mv: w[m],
-                        block: Some(w[e]),
-                        dir: d,
-                        caps: caps.clone(),
-                        reserved: Vec::new(),
-                    });
-                }
-            }
+            out.push(Step {
+                pre: pre_without(&[m]),
+                mv: w[m],
+                block: None,
+                dir: d,
+                caps: caps.clone(),
+                reserved: vec![w[0], w[5]],
+            });
+            continue;
+        }
+        for &e in empties.iter().filter(|&&e| e != m) {
+            out.push(Step {
+                pre: pre_without(&[m, e]),
+                mv: w[m],
+                block: Some(w[e]),
+                dir: d,
+                caps: caps.clone(),
+                reserved: Vec::new(),
+            });
         }
     }
-    out
 }
 
 /// A chain not yet finished must not win already: no VCF within `fours + 1` fours. A quick
@@ -324,14 +346,17 @@ fn crowding(b: &Board, s: &Step) -> usize {
     let mut cells: Vec<Pos> = s.pre.clone();
     cells.push(s.mv);
     cells.extend(s.block);
+    stones_near(b, &cells)
+}
+
+/// Stones (either colour) within two cells of each of `cells`, summed over the cells.
+fn stones_near(b: &Board, cells: &[Pos]) -> usize {
     let mut n = 0;
     for p in cells {
         for dy in -2..=2 {
             for dx in -2..=2 {
                 if let Some(q) = b.pos(p.x() as i32 + dx, p.y() as i32 + dy) {
-                    if !b.is_empty(q) {
-                        n += 1;
-                    }
+                    n += usize::from(!b.is_empty(q));
                 }
             }
         }
@@ -461,6 +486,20 @@ fn pad_defender(rng: &mut StdRng, c: &mut Chain, count: usize) -> bool {
     c.def_stones.len() == count
 }
 
+/// One way to lay a trap: `x = second[x_at]` ends up a double four. `second` is the window
+/// of five through the attacker move `a_k` (without it) and `first` the crossing window
+/// through `x` (without `x`); `second[free_at]` and `first[free_at_first]` stay empty as the
+/// two fours' five points; `caps` close both lines.
+#[derive(Clone)]
+struct TrapOption {
+    second: Vec<Pos>,
+    x_at: usize,
+    free_at: usize,
+    first: Vec<Pos>,
+    free_at_first: usize,
+    caps: Vec<Pos>,
+}
+
 /// A forbidden-point trap for Black's chain: after the attacker move `a_k` some cell `x`
 /// makes two fours (a 4-4, forbidden), one with three Black stones placed beforehand and one
 /// with `a_k` and two more, both lines capped. Without the forbidden rule Black would win
@@ -468,118 +507,127 @@ fn pad_defender(rng: &mut StdRng, c: &mut Chain, count: usize) -> bool {
 fn add_trap(rng: &mut StdRng, c: &Chain, k: usize) -> Option<Chain> {
     use rand::seq::SliceRandom;
     let fin = c.board_after();
-    let a = c.line[2 * (k - 1)];
+    let mut opts = trap_options(c, &fin, c.line[2 * (k - 1)]);
+    opts.shuffle(rng);
+    // Roomiest first: stones near the trap's cells make accidental threes.
+    opts.sort_by_cached_key(|o| stones_near(&fin, &o.first));
+    opts.into_iter().take(200).find_map(|o| lay_trap(c, &o, k))
+}
+
+/// Every trap through the attacker move `a`, in a fixed order.
+fn trap_options(c: &Chain, fin: &Board, a: Pos) -> Vec<TrapOption> {
     let (ax, ay) = (a.x() as i32, a.y() as i32);
     let mut opts = Vec::new();
     for (d2, &(dx, dy)) in DIRS.iter().enumerate() {
         for off in 0..5 {
-            let Some(w2) = ray(&fin, (ax - dx * off, ay - dy * off), d2, 5) else {
+            let Some(w2) = ray(fin, (ax - dx * off, ay - dy * off), d2, 5) else {
                 continue;
             };
-            let others: Vec<Pos> = w2.iter().copied().filter(|&p| p != a).collect();
-            if !others
+            let second: Vec<Pos> = w2.iter().copied().filter(|&p| p != a).collect();
+            if !second
                 .iter()
                 .all(|&p| fin.is_empty(p) && !c.reserved.contains(&p))
             {
                 continue;
             }
-            for xi in 0..4 {
-                let x = others[xi];
-                for (d1, &(ex, ey)) in DIRS.iter().enumerate() {
-                    if d1 == d2 {
-                        continue;
-                    }
-                    for off1 in 0..5 {
-                        let start = (x.x() as i32 - ex * off1, x.y() as i32 - ey * off1);
-                        let Some(w1) = ray(&fin, start, d1, 5) else {
-                            continue;
-                        };
-                        let o1: Vec<Pos> = w1.iter().copied().filter(|&p| p != x).collect();
-                        if !o1.iter().all(|&p| {
-                            fin.is_empty(p) && !c.reserved.contains(&p) && !others.contains(&p)
-                        }) {
-                            continue;
-                        }
-                        let (Some(mut caps), Some(caps1)) = (
-                            caps_for(&fin, &w2, d2, c.att),
-                            caps_for(&fin, &w1, d1, c.att),
-                        ) else {
-                            continue;
-                        };
-                        for q in caps1 {
-                            if !caps.contains(&q) {
-                                caps.push(q);
-                            }
-                        }
-                        if caps
-                            .iter()
-                            .any(|q| others.contains(q) || o1.contains(q) || c.reserved.contains(q))
-                        {
-                            continue;
-                        }
-                        for fi in 0..4 {
-                            for f2 in 0..4 {
-                                if f2 == xi {
-                                    continue;
-                                }
-                                opts.push((others.clone(), xi, f2, o1.clone(), fi, caps.clone()));
-                            }
-                        }
-                    }
+            for x_at in 0..4 {
+                crossing_traps(c, fin, (d2, &w2), &second, x_at, &mut opts);
+            }
+        }
+    }
+    opts
+}
+
+/// The traps whose second window is `w2` (direction `d2`; `second` without `a_k`) and whose
+/// double four is at `second[x_at]`, over every crossing window through it, onto `opts`.
+fn crossing_traps(
+    c: &Chain,
+    fin: &Board,
+    (d2, w2): (usize, &[Pos]),
+    second: &[Pos],
+    x_at: usize,
+    opts: &mut Vec<TrapOption>,
+) {
+    let x = second[x_at];
+    for (d1, &(ex, ey)) in DIRS.iter().enumerate() {
+        if d1 == d2 {
+            continue;
+        }
+        for off1 in 0..5 {
+            let start = (x.x() as i32 - ex * off1, x.y() as i32 - ey * off1);
+            let Some(w1) = ray(fin, start, d1, 5) else {
+                continue;
+            };
+            let first: Vec<Pos> = w1.iter().copied().filter(|&p| p != x).collect();
+            if !first
+                .iter()
+                .all(|&p| fin.is_empty(p) && !c.reserved.contains(&p) && !second.contains(&p))
+            {
+                continue;
+            }
+            let (Some(mut caps), Some(caps1)) =
+                (caps_for(fin, w2, d2, c.att), caps_for(fin, &w1, d1, c.att))
+            else {
+                continue;
+            };
+            for q in caps1 {
+                if !caps.contains(&q) {
+                    caps.push(q);
+                }
+            }
+            if caps
+                .iter()
+                .any(|q| second.contains(q) || first.contains(q) || c.reserved.contains(q))
+            {
+                continue;
+            }
+            for free_at_first in 0..4 {
+                for free_at in (0..4).filter(|&f| f != x_at) {
+                    opts.push(TrapOption {
+                        second: second.to_vec(),
+                        x_at,
+                        free_at,
+                        first: first.clone(),
+                        free_at_first,
+                        caps: caps.clone(),
+                    });
                 }
             }
         }
     }
-    opts.shuffle(rng);
-    // Roomiest first: stones near the trap's cells make accidental threes.
-    let room = |cells: &[Pos]| -> usize {
-        let mut n = 0;
-        for p in cells {
-            for dy in -2..=2 {
-                for dx in -2..=2 {
-                    if let Some(q) = fin.pos(p.x() as i32 + dx, p.y() as i32 + dy) {
-                        n += usize::from(!fin.is_empty(q));
-                    }
-                }
-            }
-        }
-        n
-    };
-    opts.sort_by_cached_key(|o| room(&o.3));
-    for (others, xi, f2, o1, fi, caps) in opts.into_iter().take(200) {
-        let mut c2 = c.clone();
-        c2.def_stones.extend(caps);
-        for (i, &p) in others.iter().enumerate() {
-            if i != xi && i != f2 {
-                c2.att_stones.push(p);
-            }
-        }
-        for (i, &p) in o1.iter().enumerate() {
-            if i != fi {
-                c2.att_stones.push(p);
-            }
-        }
-        c2.reserved.extend([others[xi], others[f2], o1[fi]]);
-        // The trap's two lines add up to two four-making moves at every later turn.
-        c2.slack += 2;
-        if !c2.replays(false) || !c2.narrow(false) {
-            continue;
-        }
-        // After a_k and its block, x is a double four: forbidden.
-        let mut b = c2.board();
-        for (i, &m) in c2.line[..2 * k].iter().enumerate() {
-            let col = if i % 2 == 0 { c2.att } else { c2.att.opp() };
-            b.make_move_as(m, col);
-        }
-        if !b.is_forbidden(others[xi]) {
-            continue;
-        }
-        // No shortcut through the trap's stones.
-        if no_vcf(&c2, k) {
-            return Some(c2);
+}
+
+/// The chain with the trap `o` laid after its `k`th four, if the line still replays, stays
+/// narrow, `x` is forbidden there and the trap's stones give no shortcut.
+fn lay_trap(c: &Chain, o: &TrapOption, k: usize) -> Option<Chain> {
+    let mut c2 = c.clone();
+    c2.def_stones.extend(&o.caps);
+    for (i, &p) in o.second.iter().enumerate() {
+        if i != o.x_at && i != o.free_at {
+            c2.att_stones.push(p);
         }
     }
-    None
+    for (i, &p) in o.first.iter().enumerate() {
+        if i != o.free_at_first {
+            c2.att_stones.push(p);
+        }
+    }
+    let x = o.second[o.x_at];
+    c2.reserved
+        .extend([x, o.second[o.free_at], o.first[o.free_at_first]]);
+    // The trap's two lines add up to two four-making moves at every later turn.
+    c2.slack += 2;
+    if !c2.replays(false) || !c2.narrow(false) {
+        return None;
+    }
+    // After a_k and its block, x is a double four: forbidden.
+    let mut b = c2.board();
+    for (i, &m) in c2.line[..2 * k].iter().enumerate() {
+        let col = if i % 2 == 0 { c2.att } else { c2.att.opp() };
+        b.make_move_as(m, col);
+    }
+    // No shortcut through the trap's stones.
+    (b.is_forbidden(x) && no_vcf(&c2, k)).then_some(c2)
 }
 
 /// A decoy for a finished chain: three attacker stones in a capped window of five elsewhere,
