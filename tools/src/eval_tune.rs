@@ -366,6 +366,19 @@ fn print_array(name: &str, w: &[f64]) {
 
 /// Runs `pentad-tools eval-tune`.
 pub fn run(args: &Args) -> Result<()> {
+    check_args(args)?;
+    let games = read_records(&args.games)?;
+    if games.repeats > 0 {
+        println!("{} repeated games left out", games.repeats);
+    }
+    for (name, kind) in [("RENJU", RuleKind::Renju), ("GOMOKU", RuleKind::Freestyle)] {
+        tune_family(args, name, kind, &games.records);
+    }
+    Ok(())
+}
+
+/// Fails on options out of their ranges.
+fn check_args(args: &Args) -> Result<()> {
     if !(0.0..=1.0).contains(&args.blend) {
         bail!("--blend must lie in 0..=1");
     }
@@ -375,73 +388,73 @@ pub fn run(args: &Args) -> Result<()> {
     if args.scale.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
         bail!("--scale must be a positive number");
     }
-    let games = read_records(&args.games)?;
-    if games.repeats > 0 {
-        println!("{} repeated games left out", games.repeats);
-    }
-    let records = games.records;
-    for (name, kind) in [("RENJU", RuleKind::Renju), ("GOMOKU", RuleKind::Freestyle)] {
-        let samples = load(&records, kind == RuleKind::Renju);
-        if samples.len() < MIN_POSITIONS {
-            println!("{name}: too few positions ({}), not fitted", samples.len());
-            continue;
-        }
-        let (mut train, mut test): (Vec<Sample>, Vec<Sample>) = samples
-            .into_iter()
-            .partition(|s| !fit::is_held_out(args.seed, s.game, HOLD_OUT));
-        let start = current_weights(kind);
-        let scale = args.scale.unwrap_or_else(|| fit_scale(&train, &start));
-        print_calibration(&train, &start);
-        set_targets(&mut train, args.blend, scale);
-        set_targets(&mut test, args.blend, scale);
-        println!(
-            "{name}: {} positions to fit, {} held out; scale {scale:.1}",
-            train.len(),
-            test.len()
-        );
-        let results = |set: &[Sample]| -> Vec<Sample> {
-            set.iter().map(|s| Sample { y: s.result, ..*s }).collect()
-        };
-        let test_results = results(&test);
-        println!(
-            "current weights: fit loss {:.6}, held-out loss {:.6} (on results alone {:.6})",
-            loss(&train, &start, scale),
-            loss(&test, &start, scale),
-            loss(&test_results, &start, scale)
-        );
-        let freeze = Freeze {
-            tactical: args.below_threes,
-            one_stone: args.keep_one_stone,
-        };
-        let w = fit(&train, &start, scale, args.steps, freeze, name);
-        println!(
-            "fitted weights:  fit loss {:.6}, held-out loss {:.6} (on results alone {:.6})",
-            loss(&train, &w, scale),
-            loss(&test, &w, scale),
-            loss(&test_results, &w, scale)
-        );
-        let spread = |w: &[f64]| -> f64 {
-            let mut no_colour = w.to_vec();
-            no_colour[COLOUR] = 0.0;
-            let total: f64 = train.iter().map(|s| eval_of(s, &no_colour).abs()).sum();
-            total / train.len() as f64
-        };
-        println!(
-            "colour term (Black's edge beyond its shapes; not in the engine): {:.0}; mean |eval|: \
-             current {:.0}, fitted {:.0}",
-            w[COLOUR],
-            spread(&start),
-            spread(&w)
-        );
-        if args.fraction != 1.0 {
-            println!(
-                "moved {} of the way from the current weights:",
-                args.fraction
-            );
-        }
-        print_set(name, &step_towards(&start, &w, args.fraction));
-    }
     Ok(())
+}
+
+/// Fits the weight set `name` of the rule family `kind` to its positions in `records` and
+/// prints the losses before and after and the new set; too few positions: says so.
+fn tune_family(args: &Args, name: &str, kind: RuleKind, records: &[Record]) {
+    let samples = load(records, kind == RuleKind::Renju);
+    if samples.len() < MIN_POSITIONS {
+        println!("{name}: too few positions ({}), not fitted", samples.len());
+        return;
+    }
+    let (mut train, mut test): (Vec<Sample>, Vec<Sample>) = samples
+        .into_iter()
+        .partition(|s| !fit::is_held_out(args.seed, s.game, HOLD_OUT));
+    let start = current_weights(kind);
+    let scale = args.scale.unwrap_or_else(|| fit_scale(&train, &start));
+    print_calibration(&train, &start);
+    set_targets(&mut train, args.blend, scale);
+    set_targets(&mut test, args.blend, scale);
+    println!(
+        "{name}: {} positions to fit, {} held out; scale {scale:.1}",
+        train.len(),
+        test.len()
+    );
+    let test_results: Vec<Sample> = test.iter().map(|s| Sample { y: s.result, ..*s }).collect();
+    let losses = |w: &[f64]| {
+        (
+            loss(&train, w, scale),
+            loss(&test, w, scale),
+            loss(&test_results, w, scale),
+        )
+    };
+    let (fitted, held_out, on_results) = losses(&start);
+    println!(
+        "current weights: fit loss {fitted:.6}, held-out loss {held_out:.6} (on results alone {on_results:.6})"
+    );
+    let freeze = Freeze {
+        tactical: args.below_threes,
+        one_stone: args.keep_one_stone,
+    };
+    let w = fit(&train, &start, scale, args.steps, freeze, name);
+    let (fitted, held_out, on_results) = losses(&w);
+    println!(
+        "fitted weights:  fit loss {fitted:.6}, held-out loss {held_out:.6} (on results alone {on_results:.6})"
+    );
+    println!(
+        "colour term (Black's edge beyond its shapes; not in the engine): {:.0}; mean |eval|: \
+         current {:.0}, fitted {:.0}",
+        w[COLOUR],
+        mean_abs_eval(&train, &start),
+        mean_abs_eval(&train, &w)
+    );
+    if args.fraction != 1.0 {
+        println!(
+            "moved {} of the way from the current weights:",
+            args.fraction
+        );
+    }
+    print_set(name, &step_towards(&start, &w, args.fraction));
+}
+
+/// The mean size of the evaluation by weights `w` over `samples`, the colour term left out.
+fn mean_abs_eval(samples: &[Sample], w: &[f64]) -> f64 {
+    let mut no_colour = w.to_vec();
+    no_colour[COLOUR] = 0.0;
+    let total: f64 = samples.iter().map(|s| eval_of(s, &no_colour).abs()).sum();
+    total / samples.len() as f64
 }
 
 /// Prints one weight set as the `weights.rs` constant `name`.
