@@ -80,28 +80,10 @@ fn parse_tree(s: &str) -> Result<(SgfGame, usize), String> {
                 }
             }
             b'A'..=b'Z' => {
-                let start = i;
-                while i < bytes.len() && bytes[i].is_ascii_uppercase() {
-                    i += 1;
-                }
-                let ident = &s[start..i];
-                let mut any = false;
-                loop {
-                    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-                        i += 1;
-                    }
-                    if i >= bytes.len() || bytes[i] != b'[' {
-                        break;
-                    }
-                    let (value, used) = read_value(&s[i..])?;
-                    i += used;
-                    any = true;
-                    if skip_from.is_none() {
-                        props.push((ident.to_string(), value));
-                    }
-                }
-                if !any {
-                    return Err(format!("property {ident} has no value"));
+                let (prop, used) = read_property(&s[i..])?;
+                i += used;
+                if skip_from.is_none() {
+                    props.extend(prop);
                 }
             }
             b';' | b' ' | b'\t' | b'\r' | b'\n' => i += 1,
@@ -114,6 +96,33 @@ fn parse_tree(s: &str) -> Result<(SgfGame, usize), String> {
         }
     }
     Err("unterminated game tree (missing ')')".into())
+}
+
+/// Reads one property at the start of `s`, its identifier and each of its values (at least
+/// one); returns (identifier, value) for each value and the bytes used.
+fn read_property(s: &str) -> Result<(Vec<(String, String)>, usize), String> {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() && bytes[i].is_ascii_uppercase() {
+        i += 1;
+    }
+    let ident = &s[..i];
+    let mut values = Vec::new();
+    loop {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i >= bytes.len() || bytes[i] != b'[' {
+            break;
+        }
+        let (value, used) = read_value(&s[i..])?;
+        i += used;
+        values.push((ident.to_string(), value));
+    }
+    if values.is_empty() {
+        return Err(format!("property {ident} has no value"));
+    }
+    Ok((values, i))
 }
 
 /// Reads `[value]` (with `\]` and `\\` escapes); returns the value and the bytes used.
