@@ -229,30 +229,7 @@ impl<'a> Worker<'a> {
                     depth: depth as u32,
                 });
             }
-            self.threatening[0] = self.tuned.continued_attack_reduction > 0
-                && self.board.pattern4(mv, self.board.side_to_move()) >= Pattern4::Flex3;
-            self.board.make_move(mv);
-            self.pv[1].clear();
-            let mut score;
-            let child_depth = (depth - 1) * ONE_PLY;
-            if i == 0 {
-                score = -self.node(-beta, -alpha, child_depth, 1, true, false);
-            } else {
-                let r = if depth > lmr_min_depth() && i >= root_lmr_min_moves() {
-                    root_lmr_reduction() * ONE_PLY
-                } else {
-                    0
-                };
-                score = -self.node(-alpha - 1, -alpha, child_depth - r, 1, false, true);
-                if score > alpha && r > 0 && !self.stopped {
-                    score = -self.node(-alpha - 1, -alpha, child_depth, 1, false, true);
-                }
-                if score > alpha && score < beta && !self.stopped {
-                    self.pv[1].clear();
-                    score = -self.node(-beta, -alpha, child_depth, 1, true, false);
-                }
-            }
-            self.board.undo();
+            let score = self.search_root_move(i, mv, (alpha, beta), depth);
             if self.stopped {
                 break;
             }
@@ -273,9 +250,7 @@ impl<'a> Worker<'a> {
             } else {
                 rms[i].score = -MATE;
             }
-            if score > best {
-                best = score;
-            }
+            best = best.max(score);
             if score > alpha {
                 alpha = score;
                 if score >= beta {
@@ -284,6 +259,43 @@ impl<'a> Worker<'a> {
             }
         }
         best
+    }
+
+    /// Searches the `i`-th root move `mv` to `depth` within `(alpha, beta)`: the first with
+    /// the full window, a later one with a null window (reduced late in the list, then
+    /// unreduced if it beats alpha) and again with the full window if it lands inside it.
+    fn search_root_move(
+        &mut self,
+        i: usize,
+        mv: Pos,
+        (alpha, beta): (Score, Score),
+        depth: i32,
+    ) -> Score {
+        self.threatening[0] = self.tuned.continued_attack_reduction > 0
+            && self.board.pattern4(mv, self.board.side_to_move()) >= Pattern4::Flex3;
+        self.board.make_move(mv);
+        self.pv[1].clear();
+        let child_depth = (depth - 1) * ONE_PLY;
+        let score = if i == 0 {
+            -self.node(-beta, -alpha, child_depth, 1, true, false)
+        } else {
+            let r = if depth > lmr_min_depth() && i >= root_lmr_min_moves() {
+                root_lmr_reduction() * ONE_PLY
+            } else {
+                0
+            };
+            let mut score = -self.node(-alpha - 1, -alpha, child_depth - r, 1, false, true);
+            if score > alpha && r > 0 && !self.stopped {
+                score = -self.node(-alpha - 1, -alpha, child_depth, 1, false, true);
+            }
+            if score > alpha && score < beta && !self.stopped {
+                self.pv[1].clear();
+                score = -self.node(-beta, -alpha, child_depth, 1, true, false);
+            }
+            score
+        };
+        self.board.undo();
+        score
     }
 
     /// The recursive principal-variation search at `ply` (the root is ply 0), `depth` in

@@ -307,7 +307,6 @@ fn root_vcf_win(
 }
 
 /// What the threads of one search found.
-#[derive(Default)]
 struct Findings {
     /// The main thread's last completed iteration: its root moves, best first, and depth.
     completed: Option<(Vec<RootMove>, i32)>,
