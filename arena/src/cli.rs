@@ -175,16 +175,7 @@ impl Args {
             Rule::from_name(&self.rule).ok_or_else(|| anyhow!("unknown rule {:?}", self.rule))?;
         let (width, height) = parse_size(&self.size)?;
         pentad::board::Board::new(width, height, rule).map_err(|e| anyhow!("{e}"))?;
-        let tc = TimeControl::parse(&self.tc).map_err(|e| anyhow!(e))?;
-        let model = match self.sprt_model {
-            SprtModel::Logistic => EloModel::Logistic,
-            SprtModel::Normalized => EloModel::Normalized,
-        };
-        let sprt = self
-            .sprt
-            .as_deref()
-            .map(|s| SprtConfig::parse(s, model).map_err(|e| anyhow!(e)))
-            .transpose()?;
+        let sprt = self.sprt_config()?;
         let openings = match &self.openings {
             Some(p) => load_openings(p, width, height, rule).map_err(|e| anyhow!(e))?,
             None => Vec::new(),
@@ -198,23 +189,7 @@ impl Args {
         if self.concurrency == 0 {
             bail!("--concurrency must be at least 1");
         }
-        let game = GameConfig {
-            width,
-            height,
-            rule,
-            tc,
-            tolerance_ms: secs_to_ms(self.tolerance, "--tolerance")?,
-            strict_clock: self.strict_clock,
-            draw_after: match self.draw_after {
-                Some(0) => None,
-                Some(n) => Some(n),
-                None => rule.is_renju().then_some(RENJU_DRAW_AFTER),
-            },
-            max_memory: self.max_memory.saturating_mul(1024 * 1024),
-            threads: self.threads,
-            startup_ms: secs_to_ms(self.startup_timeout, "--startup-timeout")?,
-            debug: self.debug,
-        };
+        let game = self.game_config(width, height, rule)?;
         Ok(MatchConfig {
             engines,
             game,
@@ -231,6 +206,39 @@ impl Args {
             report_games: !self.quiet,
             fresh: self.fresh,
             transform: self.transform,
+        })
+    }
+
+    /// The SPRT's settings, if `--sprt` asks for one.
+    fn sprt_config(&self) -> Result<Option<SprtConfig>> {
+        let model = match self.sprt_model {
+            SprtModel::Logistic => EloModel::Logistic,
+            SprtModel::Normalized => EloModel::Normalized,
+        };
+        self.sprt
+            .as_deref()
+            .map(|s| SprtConfig::parse(s, model).map_err(|e| anyhow!(e)))
+            .transpose()
+    }
+
+    /// The settings of every game: board, rule, clock and what the engines are told.
+    fn game_config(&self, width: usize, height: usize, rule: Rule) -> Result<GameConfig> {
+        Ok(GameConfig {
+            width,
+            height,
+            rule,
+            tc: TimeControl::parse(&self.tc).map_err(|e| anyhow!(e))?,
+            tolerance_ms: secs_to_ms(self.tolerance, "--tolerance")?,
+            strict_clock: self.strict_clock,
+            draw_after: match self.draw_after {
+                Some(0) => None,
+                Some(n) => Some(n),
+                None => rule.is_renju().then_some(RENJU_DRAW_AFTER),
+            },
+            max_memory: self.max_memory.saturating_mul(1024 * 1024),
+            threads: self.threads,
+            startup_ms: secs_to_ms(self.startup_timeout, "--startup-timeout")?,
+            debug: self.debug,
         })
     }
 }
