@@ -6,8 +6,8 @@
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -166,6 +166,39 @@ pub struct Engine {
     debug: bool,
 }
 
+/// Sends the engine's output lines to `tx` until it closes its stdout, then `Eof`. One
+/// batch per read: the first line, plus every complete line already buffered with it, so
+/// that lines written together are seen together.
+fn forward_lines(stdout: ChildStdout, tx: Sender<Event>) {
+    let mut reader = BufReader::new(stdout);
+    let mut buf = Vec::new();
+    loop {
+        let mut batch = Vec::new();
+        loop {
+            buf.clear();
+            match reader.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => {
+                    if !batch.is_empty() {
+                        let _ = tx.send(Event::Lines(batch));
+                    }
+                    let _ = tx.send(Event::Eof);
+                    return;
+                }
+                Ok(_) => {
+                    let line = String::from_utf8_lossy(&buf);
+                    batch.push(line.trim_end_matches(['\n', '\r']).to_string());
+                }
+            }
+            if !reader.buffer().contains(&b'\n') {
+                break;
+            }
+        }
+        if tx.send(Event::Lines(batch)).is_err() {
+            return;
+        }
+    }
+}
+
 impl Engine {
     /// Starts the engine. `label` names it in logs. With `debug`, the engine's stderr is
     /// passed through and all I/O is logged at `debug` level; otherwise its stderr is discarded.
@@ -190,37 +223,7 @@ impl Engine {
         let (tx, rx) = channel();
         thread::Builder::new()
             .name(format!("read-{label}"))
-            .spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                let mut buf = Vec::new();
-                loop {
-                    // One batch per read: the first line, plus every complete line already
-                    // buffered with it, so lines written together are seen together.
-                    let mut batch = Vec::new();
-                    loop {
-                        buf.clear();
-                        match reader.read_until(b'\n', &mut buf) {
-                            Ok(0) | Err(_) => {
-                                if !batch.is_empty() {
-                                    let _ = tx.send(Event::Lines(batch));
-                                }
-                                let _ = tx.send(Event::Eof);
-                                return;
-                            }
-                            Ok(_) => {
-                                let line = String::from_utf8_lossy(&buf);
-                                batch.push(line.trim_end_matches(['\n', '\r']).to_string());
-                            }
-                        }
-                        if !reader.buffer().contains(&b'\n') {
-                            break;
-                        }
-                    }
-                    if tx.send(Event::Lines(batch)).is_err() {
-                        return;
-                    }
-                }
-            })
+            .spawn(move || forward_lines(stdout, tx))
             .map_err(|e| EngineError::Spawn(format!("reader thread: {e}")))?;
         Ok(Engine {
             label: label.to_string(),
