@@ -143,31 +143,21 @@ fn block(rng: &mut StdRng, m: &Model, fields: usize, count: usize) -> (Vec<Vec<u
     (lines, valid && m.dims.is_some())
 }
 
+impl Unit {
+    /// One line with `replies` answers, a move when `moves`.
+    fn line(l: impl Into<Vec<u8>>, replies: usize, moves: bool) -> Unit {
+        Unit {
+            lines: vec![l.into()],
+            replies,
+            moves,
+        }
+    }
+}
+
 fn unit(rng: &mut StdRng, m: &mut Model) -> Unit {
-    let one = |l: String, moves: bool| Unit {
-        lines: vec![l.into_bytes()],
-        replies: 1,
-        moves,
-    };
+    let one = |l: String, moves: bool| Unit::line(l, 1, moves);
     match rng.gen_range(0..22) {
-        0 => {
-            let n = if rng.gen_bool(0.8) {
-                rng.gen_range(5..=32)
-            } else {
-                rng.gen_range(-5..50)
-            };
-            if (5..=32).contains(&n) {
-                m.dims = Some((n, n));
-            }
-            one(format!("START {n}"), false)
-        }
-        1 => {
-            let (w, h) = (rng.gen_range(3..35), rng.gen_range(3..35));
-            if (5..=32).contains(&w) && (5..=32).contains(&h) {
-                m.dims = Some((w, h));
-            }
-            one(format!("rectstart {w},{h}"), false)
-        }
+        k @ 0..=1 => start_unit(rng, m, k == 1),
         2 => one("RESTART".into(), false),
         3 => one("BEGIN".into(), true),
         4..=7 => {
@@ -186,95 +176,87 @@ fn unit(rng: &mut StdRng, m: &mut Model) -> Unit {
         11 => one(format!("YXNBEST {}", rng.gen_range(-1..4)), false),
         12 => one("ABOUT".into(), false),
         13 => one("YXSHOWFORBID".into(), false),
-        14 => Unit {
-            lines: vec![b"YXHASHCLEAR".to_vec()],
-            replies: 0,
-            moves: false,
-        },
-        15 => {
-            let keys = [
-                "timeout_turn",
-                "time_left",
-                "timeout_match",
-                "rule",
-                "max_memory",
-                "hash_size",
-                "thread_num",
-                "game_type",
-                "strength",
-                "Max_Depth",
-                "max_node",
-                "bogus",
-                "folder",
-            ];
-            let key = keys[rng.gen_range(0..keys.len())];
-            let value = match key {
-                "timeout_turn" => rng.gen_range(0..5).to_string(),
-                "max_node" => rng.gen_range(1..300).to_string(),
-                "Max_Depth" => rng.gen_range(1..3).to_string(),
-                "rule" => rng.gen_range(-1..17).to_string(),
-                // keep real allocations and thread counts small
-                "max_memory" => rng.gen_range(-1..(64 << 20)).to_string(),
-                "hash_size" => rng.gen_range(-1..16_384).to_string(),
-                "thread_num" => rng.gen_range(-1..4).to_string(),
-                "folder" => "C:\\x y".into(),
-                _ => rng.gen::<i64>().to_string(),
-            };
-            Unit {
-                lines: vec![format!("INFO {key} {value}").into_bytes()],
-                replies: 0,
-                moves: false,
-            }
-        }
-        16 => {
-            let n = rng.gen_range(0..12);
-            let (mut lines, _) = block(rng, m, 3, n);
-            lines.insert(0, b"BOARD".to_vec());
-            Unit {
-                lines,
-                replies: 1,
-                moves: true,
-            }
-        }
-        17 => {
-            let n = rng.gen_range(0..12);
-            let (mut lines, valid) = block(rng, m, 3, n);
-            lines.insert(0, b"yxboard".to_vec());
-            Unit {
-                lines,
-                replies: usize::from(!valid),
-                moves: false,
-            }
-        }
-        18 => {
-            let n = [0, 3, 5, 2][rng.gen_range(0..4)];
-            let (mut lines, _) = block(rng, m, 2, n);
-            lines.insert(0, b"SWAP2BOARD".to_vec());
-            Unit {
-                lines,
-                replies: 1,
-                moves: false,
-            }
-        }
-        19 => Unit {
-            lines: vec![if rng.gen_bool(0.5) {
-                b"STOP".to_vec()
-            } else {
-                b"yxstop".to_vec()
-            }],
-            replies: 0,
-            moves: false,
-        },
-        20 => Unit {
-            lines: vec![[&b""[..], b"   ", b"\r", b"\t \r"][rng.gen_range(0..4)].to_vec()],
-            replies: 0,
-            moves: false,
-        },
-        _ => Unit {
-            lines: vec![garbage(rng)],
-            replies: 1,
-            moves: false,
-        },
+        14 => Unit::line("YXHASHCLEAR", 0, false),
+        15 => info_unit(rng),
+        k @ 16..=18 => block_unit(rng, m, k - 16),
+        19 => Unit::line(if rng.gen_bool(0.5) { "STOP" } else { "yxstop" }, 0, false),
+        20 => Unit::line(
+            [&b""[..], b"   ", b"\r", b"\t \r"][rng.gen_range(0..4)],
+            0,
+            false,
+        ),
+        _ => Unit::line(garbage(rng), 1, false),
+    }
+}
+/// `START n` (mostly a supported size), or `rectstart w,h` when `rect`; a supported size
+/// becomes the model's board.
+fn start_unit(rng: &mut StdRng, m: &mut Model, rect: bool) -> Unit {
+    let supported = |v: i64| (5..=32).contains(&v);
+    let (line, w, h) = if rect {
+        let (w, h) = (rng.gen_range(3..35), rng.gen_range(3..35));
+        (format!("rectstart {w},{h}"), w, h)
+    } else {
+        let n = if rng.gen_bool(0.8) {
+            rng.gen_range(5..=32)
+        } else {
+            rng.gen_range(-5..50)
+        };
+        (format!("START {n}"), n, n)
+    };
+    if supported(w) && supported(h) {
+        m.dims = Some((w, h));
+    }
+    Unit::line(line, 1, false)
+}
+
+/// `INFO key value` with a known key (or not), its value mostly in range; no reply.
+fn info_unit(rng: &mut StdRng) -> Unit {
+    let keys = [
+        "timeout_turn",
+        "time_left",
+        "timeout_match",
+        "rule",
+        "max_memory",
+        "hash_size",
+        "thread_num",
+        "game_type",
+        "strength",
+        "Max_Depth",
+        "max_node",
+        "bogus",
+        "folder",
+    ];
+    let key = keys[rng.gen_range(0..keys.len())];
+    let value = match key {
+        "timeout_turn" => rng.gen_range(0..5).to_string(),
+        "max_node" => rng.gen_range(1..300).to_string(),
+        "Max_Depth" => rng.gen_range(1..3).to_string(),
+        "rule" => rng.gen_range(-1..17).to_string(),
+        // keep real allocations and thread counts small
+        "max_memory" => rng.gen_range(-1..(64 << 20)).to_string(),
+        "hash_size" => rng.gen_range(-1..16_384).to_string(),
+        "thread_num" => rng.gen_range(-1..4).to_string(),
+        "folder" => "C:\\x y".into(),
+        _ => rng.gen::<i64>().to_string(),
+    };
+    Unit::line(format!("INFO {key} {value}"), 0, false)
+}
+
+/// A position block: `BOARD` (0: a move in reply), `yxboard` (1: a reply only when the block
+/// is invalid) or `SWAP2BOARD` (2: one reply), with random entries.
+fn block_unit(rng: &mut StdRng, m: &mut Model, kind: u32) -> Unit {
+    let (head, fields, n) = match kind {
+        0 => ("BOARD", 3, rng.gen_range(0..12)),
+        1 => ("yxboard", 3, rng.gen_range(0..12)),
+        _ => ("SWAP2BOARD", 2, [0, 3, 5, 2][rng.gen_range(0..4)]),
+    };
+    let (mut lines, valid) = block(rng, m, fields, n);
+    lines.insert(0, head.as_bytes().to_vec());
+    let replies = if kind == 1 { usize::from(!valid) } else { 1 };
+    Unit {
+        lines,
+        replies,
+        moves: kind == 0,
     }
 }
 
