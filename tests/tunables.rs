@@ -157,12 +157,23 @@ fn search_nodes(rule: pentad::core::Rule) -> u64 {
         .nodes
 }
 
-// One test changes the process-wide values, so that no other test sees them change.
+// One test changes the process-wide values, so that no other test sees them change: the
+// checks run one after the other, each leaving the defaults as it found them.
 #[cfg(feature = "tune")]
 #[test]
 fn a_tuning_build_sets_checked_values_through_info() {
     let mut s = SyncSession::new(Vec::new());
-    assert!(feed(&mut s, "INFO tune_futility_margin 120").is_empty());
+    info_sets_checked_values(&mut s);
+    changed_values_change_the_tree();
+    let builtin_nodes = the_policys_gates_change_the_tree();
+    renju_copies_change_only_the_renju_tree(builtin_nodes);
+    evaluation_weights_move_the_evaluation(&mut s);
+}
+
+/// `INFO tune_*` sets a value in range and answers one `ERROR` line for anything else.
+#[cfg(feature = "tune")]
+fn info_sets_checked_values(s: &mut SyncSession<Vec<u8>>) {
+    assert!(feed(s, "INFO tune_futility_margin 120").is_empty());
     assert_eq!(params::futility_margin(), 120);
     assert_eq!(tunable_value("futility_margin"), Some(120.0));
     // Bad names and values: one ERROR line each, and nothing changes.
@@ -172,16 +183,19 @@ fn a_tuning_build_sets_checked_values_through_info() {
         "INFO tune_futility_margin",
         "INFO tune_no_such_tunable 5",
     ] {
-        let out = feed(&mut s, line);
+        let out = feed(s, line);
         assert_eq!(out.len(), 1, "{line}: {out:?}");
         assert!(out[0].starts_with("ERROR INFO tune_"), "{line}: {out:?}");
     }
     assert_eq!(params::futility_margin(), 120);
     // Keys are case-insensitive, like every INFO key.
-    assert!(feed(&mut s, "INFO TUNE_FUTILITY_MARGIN 90").is_empty());
+    assert!(feed(s, "INFO TUNE_FUTILITY_MARGIN 90").is_empty());
     assert_eq!(params::futility_margin(), 90);
+}
 
-    // The search reads the values: a change changes the tree, the default restores it.
+/// The search reads the values: a change changes the tree, the default restores it.
+#[cfg(feature = "tune")]
+fn changed_values_change_the_tree() {
     let default_nodes = fixed_search_nodes();
     search::set_tunable("lmr_min_moves", "4").unwrap();
     assert_eq!(params::lmr_min_moves(), 4);
@@ -189,7 +203,12 @@ fn a_tuning_build_sets_checked_values_through_info() {
     assert_ne!(later_reduced_nodes, default_nodes);
     search::set_tunable("lmr_min_moves", "1").unwrap();
     assert_eq!(fixed_search_nodes(), default_nodes);
+}
 
+/// A policy network's gates and reductions change the renju tree; the built-in policy's node
+/// count is returned for the next check.
+#[cfg(feature = "tune")]
+fn the_policys_gates_change_the_tree() -> u64 {
     // A policy network's gates: its policy changes the tree; a `policy_min_depth` beyond the
     // search's depths, or a `policy_order` of 0, leaves the classical one (its reductions
     // included). The classical tree is searched with no network at all.
@@ -226,7 +245,13 @@ fn a_tuning_build_sets_checked_values_through_info() {
     let builtin_nodes = search_nodes(renju);
     assert_ne!(builtin_nodes, classical_nodes);
     assert_ne!(builtin_nodes, policy_nodes);
+    builtin_nodes
+}
 
+/// Renju's own copies of the search tunables.
+#[cfg(feature = "tune")]
+fn renju_copies_change_only_the_renju_tree(builtin_nodes: u64) {
+    let renju = pentad::core::Rule::RENJU;
     // Renju's own copies: each changes the renju tree and leaves the other rules' alone; the
     // shared value does the opposite.
     let free = pentad::core::Rule::FREESTYLE;
@@ -252,14 +277,18 @@ fn a_tuning_build_sets_checked_values_through_info() {
         }
     }
     assert_eq!(search_nodes(renju), builtin_nodes);
+}
 
+/// The evaluation's tunable weights move the evaluation by what they say.
+#[cfg(feature = "tune")]
+fn evaluation_weights_move_the_evaluation(s: &mut SyncSession<Vec<u8>>) {
     // The evaluation's weights too: the tempo bonus moves the evaluation by as much.
     let default_eval = renju_evaluation();
-    assert!(feed(&mut s, "INFO tune_w_renju_tempo 40").is_empty());
+    assert!(feed(s, "INFO tune_w_renju_tempo 40").is_empty());
     assert_eq!(renju_evaluation(), default_eval + 40 - 12);
-    assert!(feed(&mut s, "INFO tune_w_renju_tempo 12").is_empty());
+    assert!(feed(s, "INFO tune_w_renju_tempo 12").is_empty());
     assert_eq!(renju_evaluation(), default_eval);
-    let out = feed(&mut s, "INFO tune_w_renju_tempo 999");
+    let out = feed(s, "INFO tune_w_renju_tempo 999");
     assert!(
         out[0].starts_with("ERROR INFO tune_w_renju_tempo"),
         "{out:?}"
@@ -276,16 +305,16 @@ fn a_tuning_build_sets_checked_values_through_info() {
         fine_default("w_renju_fine_me_block1"),
         fine_default("w_renju_fine_opp_block1"),
     );
-    assert!(feed(&mut s, "INFO tune_w_renju_fine_me_block1 0").is_empty());
-    assert!(feed(&mut s, "INFO tune_w_renju_fine_opp_block1 0").is_empty());
+    assert!(feed(s, "INFO tune_w_renju_fine_me_block1 0").is_empty());
+    assert!(feed(s, "INFO tune_w_renju_fine_opp_block1 0").is_empty());
     let no_fine_eval = renju_evaluation();
-    assert!(feed(&mut s, "INFO tune_w_renju_fine_opp_block1 -16").is_empty());
+    assert!(feed(s, "INFO tune_w_renju_fine_opp_block1 -16").is_empty());
     assert_eq!(renju_evaluation(), no_fine_eval + opp_block1);
-    assert!(feed(&mut s, "INFO tune_w_renju_fine_opp_block1 -8").is_empty());
+    assert!(feed(s, "INFO tune_w_renju_fine_opp_block1 -8").is_empty());
     assert_eq!(renju_evaluation(), no_fine_eval + opp_block1 / 2);
     for (name, value) in [("me", &me_default), ("opp", &opp_default)] {
         let line = format!("INFO tune_w_renju_fine_{name}_block1 {value}");
-        assert!(feed(&mut s, &line).is_empty(), "{line}");
+        assert!(feed(s, &line).is_empty(), "{line}");
     }
     assert_eq!(renju_evaluation(), default_eval);
 }
