@@ -110,81 +110,85 @@ impl Naive {
             return NaiveVerdict::Overline;
         }
         // 3. Fours: distinct sets of four stones (including p) one stone from exactly five.
-        let mut fours = 0;
-        for &(dx, dy) in &DIRS {
-            let mut sets: Vec<Vec<i32>> = Vec::new();
-            // Every window of 5 cells containing p.
-            for start in -4..=0 {
-                let cells: Vec<i32> = (start..start + 5).collect();
-                let blacks: Vec<i32> = cells
-                    .iter()
-                    .copied()
-                    .filter(|&t| self.black(x + dx * t, y + dy * t))
-                    .collect();
-                let empties = cells
-                    .iter()
-                    .filter(|&&t| self.empty(x + dx * t, y + dy * t))
-                    .count();
-                if blacks.len() == 4 && empties == 1 {
-                    // Filling the gap must make exactly five (not six).
-                    let before = start - 1;
-                    let after = start + 5;
-                    if !self.black(x + dx * before, y + dy * before)
-                        && !self.black(x + dx * after, y + dy * after)
-                        && !sets.contains(&blacks)
-                    {
-                        sets.push(blacks);
-                    }
-                }
-            }
-            fours += sets.len();
-        }
+        let fours: usize = DIRS
+            .iter()
+            .map(|&(dx, dy)| self.fours_along(x, y, dx, dy))
+            .sum();
         if fours >= 2 {
             return NaiveVerdict::DoubleFour;
         }
         // 4. Threes.
-        let mut threes = 0;
-        for &(dx, dy) in &DIRS {
-            let mut three = false;
-            for t in -4..=4 {
-                if t == 0 || !self.empty(x + dx * t, y + dy * t) {
-                    continue;
-                }
-                let (ex, ey) = (x + dx * t, y + dy * t);
-                self.set(ex, ey, 1);
-                // Straight four containing p and e: 4 consecutive blacks, both ends empty
-                // and each end giving exactly five.
-                let mut straight = false;
-                for s in -3..=0 {
-                    let run: Vec<i32> = (s..s + 4).collect();
-                    if !run.contains(&t) {
-                        continue;
-                    }
-                    if run.iter().all(|&u| self.black(x + dx * u, y + dy * u))
-                        && self.empty(x + dx * (s - 1), y + dy * (s - 1))
-                        && self.empty(x + dx * (s + 4), y + dy * (s + 4))
-                        && !self.black(x + dx * (s - 2), y + dy * (s - 2))
-                        && !self.black(x + dx * (s + 5), y + dy * (s + 5))
-                    {
-                        straight = true;
-                    }
-                }
-                let ok = straight && !self.exact_five_any(ex, ey);
-                self.set(ex, ey, 0);
-                if ok && !self.forbidden(ex, ey) {
-                    three = true;
-                    break;
-                }
-            }
-            if three {
-                threes += 1;
-            }
-        }
+        let threes = DIRS
+            .iter()
+            .filter(|&&(dx, dy)| self.three_along(x, y, dx, dy))
+            .count();
         if threes >= 2 {
             NaiveVerdict::DoubleThree
         } else {
             NaiveVerdict::Legal
         }
+    }
+
+    /// The distinct fours through the black stone at (x, y) along (dx, dy): sets of four
+    /// black stones in a window of five whose empty cell makes exactly five.
+    fn fours_along(&self, x: i32, y: i32, dx: i32, dy: i32) -> usize {
+        let mut sets: Vec<Vec<i32>> = Vec::new();
+        // Every window of 5 cells containing p.
+        for start in -4..=0 {
+            let cells: Vec<i32> = (start..start + 5).collect();
+            let blacks: Vec<i32> = cells
+                .iter()
+                .copied()
+                .filter(|&t| self.black(x + dx * t, y + dy * t))
+                .collect();
+            let empties = cells
+                .iter()
+                .filter(|&&t| self.empty(x + dx * t, y + dy * t))
+                .count();
+            if blacks.len() == 4 && empties == 1 {
+                // Filling the gap must make exactly five (not six).
+                let before = start - 1;
+                let after = start + 5;
+                if !self.black(x + dx * before, y + dy * before)
+                    && !self.black(x + dx * after, y + dy * after)
+                    && !sets.contains(&blacks)
+                {
+                    sets.push(blacks);
+                }
+            }
+        }
+        sets.len()
+    }
+
+    /// Whether the black stone at (x, y) makes a three along (dx, dy): some empty point e on
+    /// the line makes a straight four with it, e itself making no five and not forbidden.
+    fn three_along(&mut self, x: i32, y: i32, dx: i32, dy: i32) -> bool {
+        for t in -4..=4 {
+            if t == 0 || !self.empty(x + dx * t, y + dy * t) {
+                continue;
+            }
+            let (ex, ey) = (x + dx * t, y + dy * t);
+            self.set(ex, ey, 1);
+            let ok = self.straight_four_along(x, y, dx, dy, t) && !self.exact_five_any(ex, ey);
+            self.set(ex, ey, 0);
+            if ok && !self.forbidden(ex, ey) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A straight four containing (x, y) and the cell `t` steps along (dx, dy): 4 consecutive
+    /// blacks, both ends empty and each end giving exactly five.
+    fn straight_four_along(&self, x: i32, y: i32, dx: i32, dy: i32, t: i32) -> bool {
+        (-3..=0).any(|s| {
+            (s..s + 4).contains(&t)
+                && (s..s + 4).all(|u| self.black(x + dx * u, y + dy * u))
+                && self.empty(x + dx * (s - 1), y + dy * (s - 1))
+                && self.empty(x + dx * (s + 4), y + dy * (s + 4))
+                && !self.black(x + dx * (s - 2), y + dy * (s - 2))
+                && !self.black(x + dx * (s + 5), y + dy * (s + 5))
+        })
     }
 }
 
