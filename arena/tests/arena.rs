@@ -3,6 +3,7 @@
 //! names, draws, renju fouls, reproducible schedules, and SGF / JSON records read back.
 
 use std::collections::HashMap;
+use std::path::Path;
 
 use pentad::board::Board;
 use pentad::core::{Color, Pos, Rule};
@@ -174,6 +175,13 @@ fn sane_match_records_parse_back() {
     cfg.sgf = Some(sgf.clone());
     cfg.results = Some(json.clone());
     let (sum, out) = run(&cfg);
+    check_sane_summary(&sum, &out);
+    let by_game = check_json_records(&json);
+    check_sgf_records(&sgf, &by_game);
+}
+
+/// The summary of the sane match: 8 games, 4 pairs, the score lines, the score by colour.
+fn check_sane_summary(sum: &MatchSummary, out: &str) {
     assert_eq!(sum.names, vec!["Test-sane", "Test-sane-2"]);
     assert_eq!(sum.records.len(), 8);
     let p = &sum.pairs[0];
@@ -205,9 +213,13 @@ fn sane_match_records_parse_back() {
         )),
         "{out}"
     );
+}
 
+/// The JSON lines of the sane match: every field, every game replayed, `--repeat` pairs
+/// sharing an opening with colours swapped, four different openings. The records by game.
+fn check_json_records(json: &Path) -> HashMap<usize, GameRecord> {
     // JSON lines: parse as generic JSON (field names) and as records; replay every game.
-    let text = std::fs::read_to_string(&json).unwrap();
+    let text = std::fs::read_to_string(json).unwrap();
     let mut by_game: HashMap<usize, GameRecord> = HashMap::new();
     for line in text.lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
@@ -242,9 +254,12 @@ fn sane_match_records_parse_back() {
     ops.sort();
     ops.dedup();
     assert_eq!(ops.len(), 4);
+    by_game
+}
 
-    // SGF: one tree per game, same players, result and moves as the JSON.
-    let games = parse_sgf(&std::fs::read_to_string(&sgf).unwrap());
+/// The SGF of the sane match: one tree per game, same players, result and moves as the JSON.
+fn check_sgf_records(sgf: &Path, by_game: &HashMap<usize, GameRecord>) {
+    let games = parse_sgf(&std::fs::read_to_string(sgf).unwrap());
     assert_eq!(games.len(), 8);
     for g in games {
         let root = &g[0];
