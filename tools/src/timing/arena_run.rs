@@ -9,7 +9,19 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use clap::Parser;
 use pentad_arena::cli::Args as ArenaArgs;
+use pentad_arena::openings::CANONICAL_RENJU_OPENINGS;
 use pentad_arena::run_match;
+
+/// The openings file a run uses: `given`, or else the 26 canonical renju openings written
+/// to `out_dir`.
+pub fn openings_file(given: Option<&Path>, out_dir: &Path) -> Result<PathBuf> {
+    if let Some(file) = given {
+        return Ok(file.to_path_buf());
+    }
+    let file = out_dir.join("openings-26.txt");
+    std::fs::write(&file, CANONICAL_RENJU_OPENINGS).with_context(|| file.display().to_string())?;
+    Ok(file)
+}
 
 /// A match of two engines from a file of openings, each played with both colours.
 pub struct ArenaRun<'a> {

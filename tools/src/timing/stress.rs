@@ -11,10 +11,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use pentad_arena::game::TimeControl;
-use pentad_arena::openings::CANONICAL_RENJU_OPENINGS;
 use pentad_arena::{read_results, GameRecord};
 
-use super::arena_run::ArenaRun;
+use super::arena_run::{openings_file, ArenaRun};
 use super::driver::default_engine;
 use super::rss_sampler::{memory_lines, write_csv, RssSampler};
 
@@ -198,6 +197,30 @@ fn opponent_link(engine: &str, out_dir: &Path) -> Result<String> {
     }
 }
 
+/// Plays `run` while sampling the memory of the engine's processes (named `comm`), writes
+/// the samples beside the results and returns the run's report lines and our abnormal losses.
+fn play_sampled(
+    args: &Args,
+    run: &Run,
+    (engine, comm): (&str, &str),
+    opponent: &str,
+    openings: &Path,
+) -> Result<(Vec<String>, usize)> {
+    let results = args.out_dir.join(format!("{}.jsonl", run.name));
+    let sampler = RssSampler::start(comm, results);
+    let started = std::time::Instant::now();
+    let played = play(args, run, engine, opponent, openings);
+    let samples = sampler.finish();
+    let csv = args.out_dir.join(format!("{}-memory.csv", run.name));
+    write_csv(&samples, &csv).with_context(|| csv.display().to_string())?;
+    let records = read_results(played?)?;
+    let warm = WARM_GAMES_PER_WORKER * run.concurrency;
+    let memory = memory_lines(&samples, run.concurrency, warm);
+    let (mut lines, ours) = report(run, &records, memory)?;
+    lines.push(format!("  wall time {} s", started.elapsed().as_secs()));
+    Ok((lines, ours))
+}
+
 /// Runs `pentad-tools stress`.
 pub fn run(args: &Args) -> Result<()> {
     std::fs::create_dir_all(&args.out_dir)?;
@@ -209,14 +232,7 @@ pub fn run(args: &Args) -> Result<()> {
             shlex::try_quote(&opponent_link(&engine, &args.out_dir)?)?
         ),
     };
-    let openings = match &args.openings {
-        Some(file) => file.clone(),
-        None => {
-            let file = args.out_dir.join("openings-26.txt");
-            std::fs::write(&file, CANONICAL_RENJU_OPENINGS)?;
-            file
-        }
-    };
+    let openings = openings_file(args.openings.as_deref(), &args.out_dir)?;
     let engine_comm: String = Path::new(&engine)
         .file_name()
         .map(|n| n.to_string_lossy().chars().take(15).collect())
@@ -234,18 +250,8 @@ pub fn run(args: &Args) -> Result<()> {
             if run.games == 0 {
                 continue;
             }
-            let results = args.out_dir.join(format!("{}.jsonl", run.name));
-            let sampler = RssSampler::start(&engine_comm, results);
-            let started = std::time::Instant::now();
-            let played = play(args, &run, &engine, &opponent, &openings);
-            let samples = sampler.finish();
-            let csv = args.out_dir.join(format!("{}-memory.csv", run.name));
-            write_csv(&samples, &csv).with_context(|| csv.display().to_string())?;
-            let records = read_results(played?)?;
-            let warm = WARM_GAMES_PER_WORKER * concurrency;
-            let memory = memory_lines(&samples, concurrency, warm);
-            let (mut lines, ours) = report(&run, &records, memory)?;
-            lines.push(format!("  wall time {} s", started.elapsed().as_secs()));
+            let (lines, ours) =
+                play_sampled(args, &run, (&engine, &engine_comm), &opponent, &openings)?;
             for l in &lines {
                 println!("{l}");
                 writeln!(report_file, "{l}")?;

@@ -8,9 +8,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
-use pentad_arena::openings::CANONICAL_RENJU_OPENINGS;
 
-use super::arena_run::ArenaRun;
+use super::arena_run::{openings_file, ArenaRun};
 use super::driver::default_engine;
 use super::report;
 
@@ -79,14 +78,7 @@ fn play(args: &Args, run: &Run, engine: &str, openings: &Path) -> Result<PathBuf
 pub fn run(args: &Args) -> Result<()> {
     std::fs::create_dir_all(&args.out_dir)?;
     let engine = args.engine.clone().unwrap_or_else(default_engine);
-    let openings = match &args.openings {
-        Some(file) => file.clone(),
-        None => {
-            let file = args.out_dir.join("openings-26.txt");
-            std::fs::write(&file, CANONICAL_RENJU_OPENINGS)?;
-            file
-        }
-    };
+    let openings = openings_file(args.openings.as_deref(), &args.out_dir)?;
     let runs = [
         Run {
             name: "renju-0.2s-move",
