@@ -300,7 +300,17 @@ fn classify_uncached(r: LineRule, key: u32, memo: &mut [u8]) -> u8 {
         // A five that does not win (caro, blocked at both ends): nothing more can come of it.
         return Pattern::Dead as u8;
     }
-    // Five points: empty cells that complete a winning five through the centre.
+    match five_points(r, &mut line) {
+        (0, _) => best_after_one_more(r, key, &line, memo),
+        (1, _) => Pattern::Block4 as u8,
+        (_, 1) => Pattern::Flex4 as u8,
+        _ => DOUBLE_FOUR,
+    }
+}
+
+/// The empty cells of `line` that complete a winning five through the centre, and how many
+/// distinct fours (sets of four stones) they complete, at most 4.
+fn five_points(r: LineRule, line: &mut [u8; 11]) -> (usize, usize) {
     let mut n = 0;
     let mut fours: [u16; 4] = [0; 4];
     let mut distinct = 0;
@@ -309,8 +319,8 @@ fn classify_uncached(r: LineRule, key: u32, memo: &mut [u8]) -> u8 {
             continue;
         }
         line[e] = OWN;
-        let (lo, hi) = run(&line, e);
-        let (a, b) = end_cell(&line, lo, hi);
+        let (lo, hi) = run(line, e);
+        let (a, b) = end_cell(line, lo, hi);
         if lo <= 5 && 5 <= hi && wins(r, hi - lo + 1, a, b) {
             n += 1;
             let mask = (((1u32 << (hi + 1)) - (1u32 << lo)) & !(1u32 << e)) as u16;
@@ -321,16 +331,12 @@ fn classify_uncached(r: LineRule, key: u32, memo: &mut [u8]) -> u8 {
         }
         line[e] = EMPTY;
     }
-    if n >= 2 {
-        return if distinct >= 2 {
-            DOUBLE_FOUR
-        } else {
-            Pattern::Flex4 as u8
-        };
-    }
-    if n == 1 {
-        return Pattern::Block4 as u8;
-    }
+    (n, distinct)
+}
+
+/// A line with no five point: one step below the best that one more own stone on an empty
+/// cell makes of it (a four's line is a three, a three's a two, ...).
+fn best_after_one_more(r: LineRule, key: u32, line: &[u8; 11], memo: &mut [u8]) -> u8 {
     let mut best = Pattern::Dead as u8;
     #[allow(clippy::needless_range_loop)]
     for e in 1..10 {
