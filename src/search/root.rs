@@ -509,19 +509,11 @@ fn conclude(
             return final_line(report, hrm, hdepth as u32, nodes, shared.elapsed_ms());
         }
     }
-    let mut chosen = 0;
-    if plan.randomize && rms[0].score.abs() < MATE_BOUND {
-        let floor = rms[0].score - plan.margin;
-        let pool: Vec<usize> = (0..plan.multipv)
-            .filter(|&i| rms[i].score >= floor)
-            .collect();
-        let seed = plan
-            .limits
-            .randomize_seed
-            .unwrap_or(shared.start.elapsed().as_nanos() as u64);
-        let mut rng = StdRng::seed_from_u64(seed ^ board.hash());
-        chosen = pool[rng.gen_range(0..pool.len())];
-    }
+    let chosen = if plan.randomize && rms[0].score.abs() < MATE_BOUND {
+        casual_choice(&rms, plan, board, shared)
+    } else {
+        0
+    };
     let rm = &rms[chosen];
     SearchResult {
         best: rm.mv,
@@ -530,6 +522,22 @@ fn conclude(
         nodes,
         pv: rm.pv.clone(),
     }
+}
+
+/// Casual play: the index of a root line drawn at random among the `plan.multipv` best whose
+/// score is within `plan.margin` of the best (seeded by the limits' seed, else the clock,
+/// and the position).
+fn casual_choice(rms: &[RootMove], plan: &Plan, board: &Board, shared: &Shared) -> usize {
+    let floor = rms[0].score - plan.margin;
+    let pool: Vec<usize> = (0..plan.multipv)
+        .filter(|&i| rms[i].score >= floor)
+        .collect();
+    let seed = plan
+        .limits
+        .randomize_seed
+        .unwrap_or(shared.start.elapsed().as_nanos() as u64);
+    let mut rng = StdRng::seed_from_u64(seed ^ board.hash());
+    pool[rng.gen_range(0..pool.len())]
 }
 
 /// A win by continuous threats (fours and open threes) for the side to move, as far as
