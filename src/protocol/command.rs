@@ -52,26 +52,31 @@ pub enum Command {
     Database(super::dbcommand::DbCommand),
 }
 
+/// The first word of `s` and the rest, trimmed (empty when there is none).
+fn first_word(s: &str) -> (&str, &str) {
+    match s.find(char::is_whitespace) {
+        Some(i) => (&s[..i], s[i..].trim()),
+        None => (s, ""),
+    }
+}
+
+/// The integer argument `what` of `cmd`, which must be there.
+fn required_i64(cmd: &'static str, what: &'static str, args: &str) -> Result<i64, ParseError> {
+    if args.is_empty() {
+        return Err(ParseError::Missing { cmd, what });
+    }
+    parse_i64(cmd, args)
+}
+
 impl FromStr for Command {
     type Err = ParseError;
 
     /// Parses one trimmed, non-empty line. Command words are case-insensitive.
     fn from_str(line: &str) -> Result<Command, ParseError> {
         let line = line.trim();
-        let (word, args) = match line.find(char::is_whitespace) {
-            Some(i) => (&line[..i], line[i..].trim()),
-            None => (line, ""),
-        };
+        let (word, args) = first_word(line);
         match word.to_ascii_uppercase().as_str() {
-            "START" => {
-                if args.is_empty() {
-                    return Err(ParseError::Missing {
-                        cmd: "START",
-                        what: "board size",
-                    });
-                }
-                Ok(Command::Start(parse_i64("START", args)?))
-            }
+            "START" => Ok(Command::Start(required_i64("START", "board size", args)?)),
             "RECTSTART" => {
                 let v = parse_fields("RECTSTART", args, 2)?;
                 Ok(Command::RectStart(v[0], v[1]))
@@ -84,10 +89,7 @@ impl FromStr for Command {
             "SWAP2BOARD" => no_args("SWAP2BOARD", args, Command::Swap2Board),
             "DONE" => Ok(Command::Done),
             "INFO" => {
-                let (key, value) = match args.find(char::is_whitespace) {
-                    Some(i) => (&args[..i], args[i..].trim()),
-                    None => (args, ""),
-                };
+                let (key, value) = first_word(args);
                 Ok(Command::Info {
                     key: key.to_ascii_lowercase(),
                     value: value.to_string(),
@@ -101,15 +103,11 @@ impl FromStr for Command {
             "STOP" | "YXSTOP" => Ok(Command::Stop),
             "YXSHOWFORBID" => Ok(Command::YxShowForbid),
             "YXHASHCLEAR" => Ok(Command::YxHashClear),
-            "YXNBEST" => {
-                if args.is_empty() {
-                    return Err(ParseError::Missing {
-                        cmd: "YXNBEST",
-                        what: "number of moves",
-                    });
-                }
-                Ok(Command::YxNBest(parse_i64("YXNBEST", args)?))
-            }
+            "YXNBEST" => Ok(Command::YxNBest(required_i64(
+                "YXNBEST",
+                "number of moves",
+                args,
+            )?)),
             w => match super::dbcommand::parse(w, args) {
                 Some(db) => db.map(Command::Database),
                 None => super::yxcommand::parse(w, args, line).map(Command::Yx),
