@@ -277,9 +277,7 @@ impl State {
         let mut stones = Vec::new();
         for l in lines.by_ref() {
             let Ok(l) = l else { break };
-            if let Some(f) = self.log.as_mut() {
-                let _ = writeln!(f, "{l}");
-            }
+            self.log_line(&l);
             if l.trim().eq_ignore_ascii_case("DONE") {
                 break;
             }

@@ -44,23 +44,18 @@ pub struct ArenaRun<'a> {
 
 impl ArenaRun<'_> {
     /// Plays the match into `out_dir` (a results file there from before is removed first) and
-    /// says its wall time; the results file.
+    /// names its log; the results file. The callers report the wall time with their results.
     pub fn play(&self, out_dir: &Path) -> Result<PathBuf> {
         let results = out_dir.join(format!("{}.jsonl", self.name));
         let log = out_dir.join(format!("{}.log", self.name));
         let _ = std::fs::remove_file(&results);
         let arena = ArenaArgs::try_parse_from(self.arena_words(&results))?;
         let cfg = arena.to_config()?;
-        let start = std::time::Instant::now();
+        println!("   arena log {}", log.display());
         let mut out =
             BufWriter::new(File::create(&log).with_context(|| log.display().to_string())?);
         let summary = run_match(&cfg, &mut out);
         drop(out);
-        println!(
-            "   wall time {} s; arena log {}",
-            start.elapsed().as_secs(),
-            log.display()
-        );
         summary?;
         Ok(results)
     }

@@ -99,7 +99,9 @@ pub fn run(args: &Args) -> Result<()> {
     ];
     let mut clean = true;
     for run in runs.iter().filter(|r| r.games > 0) {
+        let started = std::time::Instant::now();
         let results = play(args, run, &engine, &openings)?;
+        println!("   wall time {} s", started.elapsed().as_secs());
         let (lines, ok) = report::summarize(&report::Args {
             results: results.to_string_lossy().into_owned(),
             turn_ms: run.turn_ms,
