@@ -113,6 +113,42 @@ fn tactics_prints_the_forbidden_point_cases() {
     assert!(out.lines().all(|l| l.starts_with("rule=renju;")), "{out}");
 }
 
+/// The committed lines of `tests/data/tactics.txt` that `--part chains` makes, in order.
+fn committed_chain_lines() -> Vec<String> {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/tactics.txt");
+    let text = std::fs::read_to_string(file).unwrap();
+    let lines: Vec<String> = text
+        .lines()
+        .filter(|l| l.contains("(constructed chain"))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines.len(), 14, "nine VCF chains and five defences");
+    lines
+}
+
+#[test]
+fn chain_cases_rebuild_their_committed_lines() {
+    // Two of the quick cases (well under a second each): a standard and a renju chain.
+    let out = tools(&["tactics", "--part", "chains", "--chain-cases", "3,7"]);
+    let committed = committed_chain_lines();
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [&committed[3], &committed[7]]
+    );
+}
+
+#[test]
+fn chain_cases_out_of_range_or_without_chains_are_refused() {
+    for args in [
+        &["tactics", "--part", "chains", "--chain-cases", "14"][..],
+        &["tactics", "--chain-cases", "3"][..],
+    ] {
+        let out = Command::new(TOOLS).args(args).output().unwrap();
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(out.stdout.is_empty(), "{args:?} printed a line");
+    }
+}
+
 #[test]
 fn selfplay_writes_one_line_a_game() {
     let tmp = scratch("selfplay");

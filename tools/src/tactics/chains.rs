@@ -836,8 +836,9 @@ fn long_defend_case(rng: &mut StdRng, rule: Rule, att: Color, n: u32) -> Option<
 }
 
 /// Long constructed VCFs (10 to 15 fours, up to 29 plies) and defences against VCFs of 5 to
-/// 7 fours. Deterministic: one seed per case.
-pub fn long_chains(seed: u64) -> Result<()> {
+/// 7 fours, or the cases `only` names (all when it is empty). Deterministic: one seed per
+/// case.
+pub fn long_chains(seed: u64, only: &[usize]) -> Result<()> {
     let (f, s, r) = (Rule::FREESTYLE, Rule::STANDARD, Rule::RENJU);
     let (bl, wh) = (Color::Black, Color::White);
     // (rule, attacker, fours, decoy threes, forbidden trap)
@@ -854,8 +855,17 @@ pub fn long_chains(seed: u64) -> Result<()> {
     ];
     // (rule, attacker, fours); the defender is to move.
     let defends = [(f, bl, 5), (s, wh, 6), (r, bl, 6), (r, wh, 5), (f, wh, 7)];
-    let progress = Progress::new((vcfs.len() + defends.len()) as u64, "constructed chains");
+    let cases = vcfs.len() + defends.len();
+    if let Some(bad) = only.iter().find(|&&c| c >= cases) {
+        bail!("no chain case {bad}: the cases are 0 to {}", cases - 1);
+    }
+    let wanted = |case: usize| only.is_empty() || only.contains(&case);
+    let count = (0..cases).filter(|&c| wanted(c)).count();
+    let progress = Progress::new(count as u64, "constructed chains");
     for (i, &(rule, att, n, decoys, trap)) in vcfs.iter().enumerate() {
+        if !wanted(i) {
+            continue;
+        }
         let what = format!("VCF case {i}");
         let line = first_success(&progress, &what, seed + i as u64, |rng| {
             long_vcf_case(rng, rule, att, n, decoys, trap)
@@ -863,6 +873,9 @@ pub fn long_chains(seed: u64) -> Result<()> {
         progress.line(&line);
     }
     for (i, &(rule, att, n)) in defends.iter().enumerate() {
+        if !wanted(vcfs.len() + i) {
+            continue;
+        }
         let what = format!("defend case {i}");
         let case_seed = seed + DEFEND_SEED_OFFSET + i as u64;
         let line = first_success(&progress, &what, case_seed, |rng| {

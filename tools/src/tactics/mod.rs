@@ -7,7 +7,7 @@ mod forbidden;
 mod naive;
 mod random;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use clap::ValueEnum;
 
 /// The comment that heads `tests/data/tactics.txt`.
@@ -26,6 +26,10 @@ pub struct Args {
     /// Seed of the random parts (default: the seed each part's committed lines came from).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// With `--part chains`, only these cases, by their place among the part's lines (0-8
+    /// the VCF chains, 9-13 the defences), so that slow cases can be built apart and at once.
+    #[arg(long, value_delimiter = ',')]
+    pub chain_cases: Vec<usize>,
 }
 
 /// A part of the tactics file, in file order.
@@ -49,6 +53,9 @@ pub enum Part {
 pub fn run(args: &Args) -> Result<()> {
     let seed = |default: u64| args.seed.unwrap_or(default);
     let all = args.part == Part::All;
+    if !args.chain_cases.is_empty() && args.part != Part::Chains {
+        bail!("--chain-cases needs --part chains");
+    }
     if all {
         println!("{HEADER}");
     }
@@ -65,7 +72,7 @@ pub fn run(args: &Args) -> Result<()> {
         random::vcts(seed(random::VCT_SEED));
     }
     if all || args.part == Part::Chains {
-        chains::long_chains(seed(chains::CHAINS_SEED))?;
+        chains::long_chains(seed(chains::CHAINS_SEED), &args.chain_cases)?;
     }
     Ok(())
 }
