@@ -12,8 +12,9 @@ use super::naive::*;
 use crate::progress::Progress;
 
 /// Seed of the committed lines: VCF case `i` uses `seed + i`, defence case `i` uses
-/// `seed + DEFEND_SEED_OFFSET + i`. The builder no longer makes the committed lines of the VCF
-/// cases with decoys (1, 4 and 8 checked; 2 is slow to build): it builds other chains for them.
+/// `seed + DEFEND_SEED_OFFSET + i`. The builder screens its steps with the engine's own VCF
+/// and VCT solvers on node budgets, so a change to them can change which chain a seed gives;
+/// the committed lines are then made again (`--chain-cases` builds chosen cases apart).
 pub const CHAINS_SEED: u64 = 9_100;
 const DEFEND_SEED_OFFSET: u64 = 100;
 /// Tries per case before giving up.

@@ -176,7 +176,9 @@ fn classify(b: &mut Board, rule: Rule, moves: &[Pos], quota: &mut Quota) {
 }
 
 /// The opponent (not to move) has a VCF of at least 2 fours and we have none: its length
-/// and our moves after which no VCF of at most 7 fours remains, if there are 1 to 12 of them.
+/// and our moves after which no VCF of at most 7 fours remains, if there are 1 to 12 of them
+/// and the opponent has no threat sequence (VCT) after at least one of them (a position lost
+/// whatever we play tests nothing: the engine rightly plays the move that delays the loss).
 fn vcf_defences(b: &mut Board) -> Option<(u32, Vec<Pos>)> {
     let me = b.side_to_move();
     b.set_side_to_move(me.opp());
@@ -197,7 +199,21 @@ fn vcf_defences(b: &mut Board) -> Option<(u32, Vec<Pos>)> {
             defences.push(m);
         }
     }
-    (!defences.is_empty() && defences.len() <= 12).then_some((n, defences))
+    if defences.is_empty() || defences.len() > 12 {
+        return None;
+    }
+    let one_holds = defences.iter().any(|&m| !vct_after(b, m));
+    one_holds.then_some((n, defences))
+}
+
+/// Does the side not to move win by a threat sequence of at most 9 plies after our `m`
+/// (the tools' VCT solver, 20,000 nodes)?
+fn vct_after(b: &mut Board, m: Pos) -> bool {
+    b.make_move(m);
+    let mut budget = 20_000;
+    let won = crate::vct::vct_root(b, 9, &mut budget).is_some();
+    b.undo();
+    won
 }
 
 /// Long VCFs (5 to 8 fours, 9 to 15 plies): random dense games screened with the engine's
@@ -372,4 +388,33 @@ fn vct_candidate(b: &mut Board) -> Option<u32> {
         return None;
     }
     threat_then_vcf(b, mv, 4).then_some(vplies)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pentad::search::bench::board_from_moves;
+
+    /// White to move stops Black's 3-four VCF with any of five moves, and loses to j7's threat
+    /// sequence after each of them: not a defence case.
+    const LOST_ANYWAY: &str =
+        "h8 i9 h7 j10 g6 h6 i11 k9 f6 i12 h9 i5 k10 g9 i6 g8 i7 h13 g5 h12 l9 m8 f8 m9 e8";
+    /// A defence case of the committed suite (standard): the defences hold.
+    const HELD: &str = "h8 g8 g9 i7 j7 h7 g10 k8 k6 h6 l9 f10 m8 h10 j8 i5 e9";
+
+    #[test]
+    fn a_position_lost_whatever_the_defence_is_not_a_case() {
+        let mut b = board_from_moves(Rule::FREESTYLE, 15, LOST_ANYWAY).unwrap();
+        let defence = Pos::from_human("f5").unwrap();
+        assert!(vct_after(&mut b, defence), "j7 wins after f5");
+        assert_eq!(vcf_defences(&mut b), None);
+    }
+
+    #[test]
+    fn a_defence_that_holds_makes_a_case() {
+        let mut b = board_from_moves(Rule::STANDARD, 15, HELD).unwrap();
+        let (fours, defences) = vcf_defences(&mut b).expect("a defence case");
+        assert_eq!(fours, 2);
+        assert_eq!(human(&defences), "i4 i6 i8 d9 f9 h9 i9");
+    }
 }
