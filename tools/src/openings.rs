@@ -9,7 +9,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use pentad::board::{Board, Pattern4};
 use pentad::core::{Pos, Rule};
 use pentad::search::{SearchLimits, Searcher};
@@ -40,20 +40,35 @@ pub struct Args {
     /// Seed of the renju openings; freestyle uses the next one (default: the committed files').
     #[arg(long, default_value_t = SEED)]
     pub seed: u64,
+    /// Rule families to generate, in this order: `renju`, `freestyle` or both. Each keeps
+    /// its seed, so one family alone prints what the run of both prints for it.
+    #[arg(long, value_delimiter = ',', default_value = "renju,freestyle")]
+    pub rules: Vec<String>,
 }
 
 /// Runs `pentad-tools openings`.
 pub fn run(args: &Args) -> Result<()> {
-    let families = [
-        (Rule::RENJU, RENJU_MARGIN, args.seed),
-        (Rule::FREESTYLE, FREESTYLE_MARGIN, args.seed + 1),
-    ];
+    let families = args
+        .rules
+        .iter()
+        .map(|name| family(name, args.seed))
+        .collect::<Result<Vec<_>>>()?;
     for (rule, margin, seed) in families {
         for line in balanced(rule, margin, seed, args.count) {
             println!("{} {line}", rule.name());
         }
     }
     Ok(())
+}
+
+/// The rule, even-score margin and seed of the family named `name` (`renju` takes `seed`,
+/// `freestyle` the next one).
+fn family(name: &str, seed: u64) -> Result<(Rule, i32, u64)> {
+    match name {
+        "renju" => Ok((Rule::RENJU, RENJU_MARGIN, seed)),
+        "freestyle" => Ok((Rule::FREESTYLE, FREESTYLE_MARGIN, seed + 1)),
+        _ => bail!("unknown opening family `{name}` (renju or freestyle)"),
+    }
 }
 
 /// A random opening of `stones` stones within `radius` of the centre (offset coordinates),
@@ -121,6 +136,22 @@ fn balanced(rule: Rule, margin: i32, seed: u64, count: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_family_keeps_its_seed_and_unknown_names_are_refused() {
+        assert_eq!(
+            family("renju", 41).unwrap(),
+            (Rule::RENJU, RENJU_MARGIN, 41)
+        );
+        assert_eq!(
+            family("freestyle", 41).unwrap(),
+            (Rule::FREESTYLE, FREESTYLE_MARGIN, 42)
+        );
+        for bad in ["standard", "Renju", ""] {
+            let e = family(bad, 41).unwrap_err().to_string();
+            assert!(e.contains("unknown opening family"), "{bad}: {e}");
+        }
+    }
 
     /// The committed files are what the generator printed: every line a legal opening under its
     /// rule on 15x15, no repeats, quiet for both sides.
