@@ -14,6 +14,7 @@ mod label;
 mod leaves;
 mod openings;
 mod parallel;
+mod pool;
 mod positions;
 mod progress;
 mod prove;
@@ -82,6 +83,9 @@ enum Command {
     TimeHarness(timing::time_harness::Args),
     /// Summarise the answer times of a pentad-arena --results file.
     TimeReport(timing::report::Args),
+    /// One engine's result over several pentad-arena --results files, each and pooled:
+    /// W-L-D, opening pairs, Elo with its 95 % interval, answer times, abnormal endings.
+    Pool(pool::Args),
     /// Peak resident memory under INFO max_memory limits, and START latency (Linux).
     PeakMemory(timing::peak_memory::Args),
     /// Matches under CPU load with c-gomoku-cli's clock rules: forfeits, answer time minus
@@ -110,6 +114,7 @@ fn main() {
         Command::BoardSpeed(a) => board_speed::run(a),
         Command::TimeHarness(a) => timing::time_harness::run(a),
         Command::TimeReport(a) => timing::report::run(a),
+        Command::Pool(a) => pool::run(a),
         Command::PeakMemory(a) => timing::peak_memory::run(a),
         Command::Stress(a) => timing::stress::run(a),
     };
