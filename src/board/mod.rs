@@ -34,8 +34,7 @@ pub use pattern::{Pattern, Pattern4};
 pub use queries::{Threat, UNDEFENDED_THREAT_LOSS_PLIES};
 pub use random::random_games;
 pub use values::{
-    pcode, pcode_class, pcode_codes, pcode_of_packed, pcode_patterns, CellValues, OrderValues,
-    N_PCODES,
+    pcode, pcode_class, pcode_codes, pcode_of_packed, pcode_patterns, CellValues, N_PCODES,
 };
 
 use crate::core::{Cell, Color, Pos, Rule, RuleKind, MAX_SIZE, MIN_SIZE};
@@ -131,8 +130,6 @@ pub struct Board {
     values: Arc<CellValues>,
     /// Whether `values` is other than the all-zero table (only then is `value` maintained).
     values_on: bool,
-    /// Learned move-ordering values (see [`OrderValues`]), if any.
-    order_values: Option<Arc<OrderValues>>,
     /// Black's minus White's cell values over the empty cells.
     value: i32,
     /// `value` before each move in `history`, for undo and for the previous ply's value.
@@ -218,7 +215,6 @@ impl Board {
             count_stack: Vec::with_capacity((width * height).min(128)),
             values: CellValues::zero(),
             values_on: false,
-            order_values: None,
             value: 0,
             value_stack: Vec::with_capacity((width * height).min(128)),
             hash: 0,

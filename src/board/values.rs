@@ -12,8 +12,7 @@
 use std::sync::{Arc, OnceLock};
 
 use super::pattern::{self, Pattern, Pattern4, N_CODES};
-use super::Board;
-use crate::core::{Color, Pos};
+use crate::core::Color;
 
 /// Number of pattern codes: multisets of four internal per-direction codes.
 pub const N_PCODES: usize = 1365;
@@ -166,49 +165,6 @@ impl CellValues {
             .enumerate()
             .fold(0usize, |acc, (d, &k)| acc | usize::from(k) << (4 * d));
         self.table[c.index() << 16 | packed]
-    }
-}
-
-/// Learned move-ordering values: for the colour to move, a value of a point's own pattern code
-/// and one of the opponent's pattern code there (`own[mover][pcode]`, `opp[mover][pcode]`),
-/// added to the move picker's pattern ordering. Read per generated move, never summed.
-pub struct OrderValues {
-    own: [Box<[i16]>; 2],
-    opp: [Box<[i16]>; 2],
-}
-
-impl OrderValues {
-    /// Tables from per-pcode rows (`N_PCODES` values each), by colour to move.
-    pub fn new(own: [Vec<i16>; 2], opp: [Vec<i16>; 2]) -> Option<OrderValues> {
-        let ok = own.iter().chain(&opp).all(|r| r.len() == N_PCODES);
-        ok.then(|| OrderValues {
-            own: own.map(Vec::into_boxed_slice),
-            opp: opp.map(Vec::into_boxed_slice),
-        })
-    }
-
-    /// The ordering value of a point with pattern codes `pcodes` (Black's, White's) for
-    /// `mover`.
-    #[inline(always)]
-    pub fn value(&self, pcodes: [usize; 2], mover: Color) -> i32 {
-        let m = mover.index();
-        i32::from(self.own[m][pcodes[m]]) + i32::from(self.opp[m][pcodes[1 - m]])
-    }
-}
-
-impl Board {
-    /// Installs learned move-ordering values (`None`: none; the ordering is the patterns').
-    pub fn set_order_values(&mut self, order: Option<Arc<OrderValues>>) {
-        self.order_values = order;
-    }
-
-    /// The learned ordering value of empty point `p` for `mover` (0 without tables).
-    #[inline]
-    pub fn order_value(&self, p: Pos, mover: Color) -> i32 {
-        match &self.order_values {
-            Some(t) => t.value(self.cell_pcodes(p), mover),
-            None => 0,
-        }
     }
 }
 

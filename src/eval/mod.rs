@@ -41,7 +41,6 @@ pub const EVAL_PER_LOGIT: i64 = 600;
 pub fn prepare(board: &mut Board) {
     let tables = tables::current();
     board.set_cell_values(tables.for_rule(board.rule().kind).clone());
-    board.set_order_values(tables.order_for_rule(board.rule().kind));
     board.set_network(crate::net::current().for_rule(board.rule().kind).cloned());
 }
 

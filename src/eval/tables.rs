@@ -11,10 +11,6 @@
 //! cells white  <N_PCODES integers>
 //! threat black <N_THREAT integers>   # value when Black is to move, by threat index
 //! threat white <N_THREAT integers>
-//! order own black <N_PCODES integers>   # optional, all four rows or none: learned move
-//! order own white <N_PCODES integers>   # ordering, by colour to move, of a point's own
-//! order opp black <N_PCODES integers>   # pattern code and of the opponent's
-//! order opp white <N_PCODES integers>
 //! family gomoku
 //! ...
 //! ```
@@ -27,7 +23,7 @@ use std::sync::{Arc, OnceLock, RwLock};
 use anyhow::{bail, Context, Result};
 
 use super::threat::N_THREAT;
-use crate::board::{CellValues, OrderValues, N_PCODES};
+use crate::board::{CellValues, N_PCODES};
 use crate::core::{Color, RuleKind};
 
 /// Magic first line of a tables file.
@@ -75,10 +71,6 @@ pub struct FamilyValues {
     pub cells: [Vec<i16>; 2],
     /// `threat[side to move][threat index]`.
     pub threat: [Vec<i16>; 2],
-    /// Move ordering: `order_own[mover][pcode]` of the mover's own code at a point,
-    /// `order_opp[mover][pcode]` of the opponent's code there; all zero: none.
-    pub order_own: [Vec<i16>; 2],
-    pub order_opp: [Vec<i16>; 2],
 }
 
 impl FamilyValues {
@@ -87,8 +79,6 @@ impl FamilyValues {
         FamilyValues {
             cells: [vec![0; N_PCODES], vec![0; N_PCODES]],
             threat: [vec![0; N_THREAT], vec![0; N_THREAT]],
-            order_own: [vec![0; N_PCODES], vec![0; N_PCODES]],
-            order_opp: [vec![0; N_PCODES], vec![0; N_PCODES]],
         }
     }
 
@@ -99,23 +89,6 @@ impl FamilyValues {
             .chain(&self.threat)
             .flatten()
             .all(|&v| v == 0)
-    }
-
-    /// Whether the move-ordering part is all zero.
-    pub fn order_is_zero(&self) -> bool {
-        self.order_own
-            .iter()
-            .chain(&self.order_opp)
-            .flatten()
-            .all(|&v| v == 0)
-    }
-
-    /// The board-ready ordering tables, `None` when all zero.
-    pub fn to_order_values(&self) -> Option<Arc<OrderValues>> {
-        if self.order_is_zero() {
-            return None;
-        }
-        OrderValues::new(self.order_own.clone(), self.order_opp.clone()).map(Arc::new)
     }
 
     /// The board-ready table: expanded cell values carrying the threat values (Black's
@@ -133,7 +106,6 @@ pub struct EvalTables {
     /// Plain values, by family in [`Family::ALL`] order.
     pub values: [FamilyValues; 2],
     ready: [Arc<CellValues>; 2],
-    order: [Option<Arc<OrderValues>>; 2],
 }
 
 impl EvalTables {
@@ -147,12 +119,7 @@ impl EvalTables {
                 Arc::new(values[f].to_cell_values())
             }
         });
-        let order = std::array::from_fn(|f| values[f].to_order_values());
-        EvalTables {
-            values,
-            ready,
-            order,
-        }
+        EvalTables { values, ready }
     }
 
     /// All-zero tables: the evaluation is the linear one alone.
@@ -185,18 +152,6 @@ impl EvalTables {
                     }
                 }
             }
-            if tokens.peek() == Some(&"order") {
-                for (part, colour) in ORDER_ROWS {
-                    expect(&mut tokens, &["order", part, colour])?;
-                    let c = usize::from(colour == "white");
-                    let row = read_values(&mut tokens, N_PCODES)
-                        .with_context(|| format!("{} order {part} {colour}", family.name()))?;
-                    match part {
-                        "own" => values[f].order_own[c] = row,
-                        _ => values[f].order_opp[c] = row,
-                    }
-                }
-            }
         }
         if let Some(t) = tokens.next() {
             bail!("unexpected `{t}` after the last table");
@@ -217,25 +172,8 @@ impl EvalTables {
                     out += &row_text(&format!("{what} {colour}"), &rows[c]);
                 }
             }
-            let v = &self.values[f];
-            if !v.order_is_zero() {
-                for (part, colour) in ORDER_ROWS {
-                    let c = usize::from(colour == "white");
-                    let row = if part == "own" {
-                        &v.order_own
-                    } else {
-                        &v.order_opp
-                    };
-                    out += &row_text(&format!("order {part} {colour}"), &row[c]);
-                }
-            }
         }
         out
-    }
-
-    /// The board-ready move-ordering tables of a rule (`None`: none).
-    pub fn order_for_rule(&self, kind: RuleKind) -> Option<Arc<OrderValues>> {
-        self.order[Family::of(kind) as usize].clone()
     }
 
     /// The board-ready table of a rule.
@@ -257,14 +195,6 @@ impl EvalTables {
             .map_or(0, |&v| i32::from(v))
     }
 }
-
-/// The optional ordering rows of a family, in file order.
-const ORDER_ROWS: [(&str, &str); 4] = [
-    ("own", "black"),
-    ("own", "white"),
-    ("opp", "black"),
-    ("opp", "white"),
-];
 
 /// One table row in the file format: its heading, then 20 values a line.
 fn row_text(heading: &str, row: &[i16]) -> String {
@@ -371,44 +301,10 @@ mod tests {
     }
 
     #[test]
-    fn ordering_rows_are_optional_and_reach_the_board() {
-        use crate::core::{Pos, Rule};
-        let zero = EvalTables::zero();
-        assert!(zero.order_for_rule(RuleKind::Renju).is_none());
-        assert!(!zero.to_text().contains("order"));
-        let mut values = [FamilyValues::zero(), FamilyValues::zero()];
-        let mut b = crate::board::Board::new(15, 15, Rule::RENJU).unwrap();
-        b.make_move(Pos::new(7, 7));
-        let p = Pos::new(8, 8);
-        let [pb, pw] = b.cell_pcodes(p);
-        values[0].order_own[1][pw] = 30;
-        values[0].order_opp[1][pb] += 12;
-        let t = EvalTables::parse(&EvalTables::new(values).to_text()).expect("written tables");
-        assert!(t.values[0].evaluation_is_zero() && !t.values[0].order_is_zero());
-        assert!(Arc::ptr_eq(
-            t.for_rule(RuleKind::Renju),
-            &CellValues::zero()
-        ));
-        assert!(t.order_for_rule(RuleKind::Freestyle).is_none());
-        assert_eq!(b.order_value(p, crate::core::Color::White), 0);
-        b.set_order_values(t.order_for_rule(RuleKind::Renju));
-        assert_eq!(b.order_value(p, crate::core::Color::White), 42);
-        let text = t.to_text();
-        let cut = text.find("order opp black").unwrap();
-        let gomoku = text.find("family gomoku").unwrap();
-        let half = format!("{}{}", &text[..cut], &text[gomoku..]);
-        let err = EvalTables::parse(&half)
-            .err()
-            .expect("half the ordering rows");
-        assert!(format!("{err:#}").contains("expected `order`"), "{err:#}");
-    }
-
-    #[test]
     fn the_built_in_tables_parse_and_only_renju_has_values() {
         let t = EvalTables::parse(BUILTIN_TEXT).expect("built-in tables");
         assert!(!t.values[Family::Renju as usize].evaluation_is_zero());
         assert!(t.values[Family::Gomoku as usize].evaluation_is_zero());
-        assert!(t.order_for_rule(RuleKind::Renju).is_none());
         assert_eq!(builtin().values, t.values);
         assert!(Arc::ptr_eq(
             builtin().for_rule(RuleKind::Freestyle),

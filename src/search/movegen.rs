@@ -23,7 +23,7 @@ fn cell_order(w: &OrderWeights, board: &Board, p: Pos, me: Color, a: Pattern4) -
     if a >= Pattern4::Block4 || d >= Pattern4::Block4Flex3 {
         s += FORCING_ORDER;
     }
-    s + board.order_value(p, me)
+    s
 }
 
 /// The policy logits of one node's moves, kept by cell so that the move loop can read a

@@ -1,4 +1,4 @@
-//! What the fitters (`eval-tune`, `train`, `train-order`) share: the choice of held-out
+//! What the fitters (`eval-tune`, `train`) share: the choice of held-out
 //! games, the logistic function, and the Adam optimiser over a dense parameter vector.
 
 /// Whether game number `game` is held out: about one game in `every`, chosen by `seed`.

@@ -25,7 +25,6 @@ mod static_eval;
 mod tactics;
 mod timing;
 mod train_eval;
-mod train_order;
 mod tune;
 mod vct;
 
@@ -69,8 +68,6 @@ enum Command {
     /// How often Pentad's move is a reference engine's move, on positions of a games file
     /// (the reference's moves are kept in a file, which is also training data).
     Agree(agree::Args),
-    /// Fit the learned move-ordering rows to the moves chosen in self-play games.
-    TrainOrder(train_order::Args),
     /// Tune the search's tunables by SPSA through arena games (a `--features tune` build).
     Spsa(spsa::Args),
     /// Run the threat solvers on positions known to be won by threats.
@@ -104,7 +101,6 @@ fn main() {
         Command::MergeGames(a) => games_file::merge(a),
         Command::Label(a) => label::run(a),
         Command::Train(a) => train_eval::run(a),
-        Command::TrainOrder(a) => train_order::run(a),
         Command::StaticEval(a) => static_eval::run(a),
         Command::Leaves(a) => leaves::run(a),
         Command::Agree(a) => agree::run(a),

@@ -262,7 +262,6 @@ fn fit(samples: &[Sample], args: &Args, tied: bool, name: &str) -> FamilyValues 
     FamilyValues {
         cells: [cells(0), cells(white.0)],
         threat: [threat(THREAT_B), threat(white.1)],
-        ..FamilyValues::zero()
     }
 }
 

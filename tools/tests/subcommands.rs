@@ -376,19 +376,6 @@ fn the_fitters_run_on_a_small_games_file() {
         "1",
     ]);
     assert!(std::fs::metadata(&tables).unwrap().len() > 0);
-    let order = dir.join("order.txt");
-    tools(&[
-        "train-order",
-        "--games",
-        path(&games),
-        "--base",
-        path(&tables),
-        "--out",
-        path(&order),
-        "--iters",
-        "2",
-    ]);
-    assert!(std::fs::metadata(&order).unwrap().len() > 0);
     let out = tools(&["eval-tune", "--games", path(&games), "--steps", "2"]);
     assert!(out.contains("RENJU") && out.contains("GOMOKU"), "{out}");
 }
