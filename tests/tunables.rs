@@ -166,6 +166,7 @@ fn a_tuning_build_sets_checked_values_through_info() {
     info_sets_checked_values(&mut s);
     changed_values_change_the_tree();
     let builtin_nodes = the_policys_gates_change_the_tree();
+    a_value_network_keeps_the_built_in_policy(builtin_nodes);
     renju_copies_change_only_the_renju_tree(builtin_nodes);
     evaluation_weights_move_the_evaluation(&mut s);
 }
@@ -203,6 +204,48 @@ fn changed_values_change_the_tree() {
     assert_ne!(later_reduced_nodes, default_nodes);
     search::set_tunable("lmr_min_moves", "1").unwrap();
     assert_eq!(fixed_search_nodes(), default_nodes);
+}
+
+/// A value network loaded over the built-in renju networks joins the built-in policy: its
+/// value changes the tree, and the policy still orders it (switching the policy off changes
+/// the tree again). The value network is the renju sample with its policy heads zeroed.
+#[cfg(feature = "tune")]
+fn a_value_network_keeps_the_built_in_policy(builtin_nodes: u64) {
+    let renju = pentad::core::Rule::RENJU;
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/net/renju-sample.pnet"
+    );
+    let mut bytes = std::fs::read(path).unwrap();
+    // Each side's heads (after the 16-byte header and the table) end in `p` and `U`.
+    const SIDE: usize = 6532;
+    const POLICY_AT: usize = 4420;
+    let heads_start = bytes.len() - 2 * SIDE;
+    for side in 0..2 {
+        let at = heads_start + side * SIDE + POLICY_AT;
+        bytes[at..at + SIDE - POLICY_AT].fill(0);
+    }
+    let value = pentad::net::parse(&bytes).unwrap();
+    assert!(value.has_value() && !value.has_policy());
+    let set = pentad::net::builtin().with(std::sync::Arc::new(value));
+    let builtin_policy = pentad::net::builtin();
+    let kind = pentad::core::RuleKind::Renju;
+    assert!(std::sync::Arc::ptr_eq(
+        set.policy_for_rule(kind).unwrap(),
+        builtin_policy.policy_for_rule(kind).unwrap()
+    ));
+    pentad::net::set_current(set);
+    let value_nodes = search_nodes(renju);
+    assert_ne!(value_nodes, builtin_nodes, "the value changes the tree");
+    search::set_tunable("policy_order", "0").unwrap();
+    assert_ne!(
+        search_nodes(renju),
+        value_nodes,
+        "the policy still orders it"
+    );
+    search::set_tunable("policy_order", "150").unwrap();
+    pentad::net::set_current(pentad::net::builtin());
+    assert_eq!(search_nodes(renju), builtin_nodes);
 }
 
 /// A policy network's gates and reductions change the renju tree; the built-in policy's node

@@ -13,7 +13,7 @@
 use std::sync::Arc;
 
 use super::{Board, EMPTY};
-use crate::core::Pos;
+use crate::core::{Color, Pos};
 use crate::net::{Network, CHANNELS};
 
 /// A cell's activation vector.
@@ -36,7 +36,8 @@ pub(super) struct Features {
     /// Sum of `act` over the board.
     pool: [i32; CHANNELS],
     /// The board moves the state includes, oldest first.
-    applied: Vec<Pos>,
+    /// (Colours too: a takeback may put the other colour where a stone was.)
+    applied: Vec<(Pos, Color)>,
     /// How many of `applied` the last rebuild took in (never taken back by batches).
     base: usize,
     batches: Vec<Batch>,
@@ -66,7 +67,7 @@ impl Features {
             .applied
             .iter()
             .zip(history)
-            .take_while(|(a, h)| **a == h.pos)
+            .take_while(|(a, h)| **a == (h.pos, h.color))
             .count();
         if common < self.base {
             return self.rebuild(board, net);
@@ -82,7 +83,7 @@ impl Features {
             });
             for played in &history[self.applied.len()..] {
                 self.apply_move(board, net, played.pos);
-                self.applied.push(played.pos);
+                self.applied.push((played.pos, played.color));
             }
         }
     }
@@ -115,7 +116,8 @@ impl Features {
         }
         self.applied.clear();
         self.applied.reserve(board.width * board.height);
-        self.applied.extend(board.history.iter().map(|h| h.pos));
+        self.applied
+            .extend(board.history.iter().map(|h| (h.pos, h.color)));
         self.base = self.applied.len();
         self.batches.clear();
         self.batches.reserve(RESERVED_BATCHES);
@@ -237,6 +239,21 @@ impl Board {
         self.net.as_ref()
     }
 
+    /// Whether the board has a network with a value (the evaluation reads it).
+    #[inline]
+    pub fn has_value_network(&self) -> bool {
+        self.net.as_ref().is_some_and(|n| n.has_value())
+    }
+
+    /// Brings the network's features up to date with this position (no-op without a
+    /// network): a search calls it at inner nodes, so that the moves between one leaf and
+    /// the next are taken back and applied one at a time, not as one batch redone whole.
+    pub fn sync_network(&self) {
+        if let Some(net) = &self.net {
+            self.features.borrow_mut().sync(self, net);
+        }
+    }
+
     /// The sum of the empty cells' activations in this position (zero without a network).
     pub fn net_pool(&self) -> [i32; CHANNELS] {
         let Some(net) = &self.net else {
@@ -252,12 +269,24 @@ impl Board {
         self.with_net_activations(|act| act(p))
     }
 
-    /// The activation of empty point `p` computed from its line keys on the spot, without the
-    /// incremental state (for a few points, cheaper than bringing the state up to date;
-    /// zero without a network).
+    /// Installs the network whose policy orders moves (`None`: none). A network of another
+    /// rule family than the board's, or without a policy, is not installed (`None` instead).
+    pub fn set_policy_network(&mut self, net: Option<Arc<Network>>) {
+        let family = crate::net::Family::of(self.rule.kind);
+        self.policy_net = net.filter(|n| Some(n.family()) == family && n.has_policy());
+    }
+
+    /// The network whose policy orders moves, if any.
+    pub fn policy_network(&self) -> Option<&Arc<Network>> {
+        self.policy_net.as_ref()
+    }
+
+    /// The policy network's activation of empty point `p` computed from its line keys on the
+    /// spot, without the incremental state (for a few points, cheaper than bringing the
+    /// state up to date; zero without a policy network).
     #[inline]
     pub fn net_activation_direct(&self, p: Pos) -> [i16; CHANNELS] {
-        match &self.net {
+        match &self.policy_net {
             Some(net) if self.is_empty(p) => cell_activation(self, net, self.idx(p)),
             _ => [0; CHANNELS],
         }

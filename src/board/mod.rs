@@ -145,6 +145,9 @@ pub struct Board {
     net: Option<Arc<crate::net::Network>>,
     /// The network's per-cell features, brought up to date when read (`features.rs`).
     features: RefCell<features::Features>,
+    /// The network whose policy orders moves, if any: `net` itself when its policy reads the
+    /// position's context, else any network, read straight from the line keys.
+    policy_net: Option<Arc<crate::net::Network>>,
 }
 
 /// Per-position memo of the exact renju test: every empty cell whose Black class is
@@ -227,6 +230,7 @@ impl Board {
             }),
             net: None,
             features: RefCell::default(),
+            policy_net: None,
         };
         b.rebuild();
         Ok(b)

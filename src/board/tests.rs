@@ -245,3 +245,26 @@ fn check_change_passes_correct_play_and_finds_corruption() {
         }
     }
 }
+
+#[test]
+fn network_features_follow_a_stone_put_back_in_the_other_colour() {
+    // After a takeback the colours need not alternate, so the same points in the same order
+    // can hold other colours: the features must notice the colour, not just the points.
+    let net = Arc::new(crate::net::random_value_network(
+        crate::net::Family::Renju,
+        9,
+    ));
+    let mut b = Board::new(15, 15, Rule::RENJU).unwrap();
+    b.set_network(Some(net));
+    for (s, c) in [
+        ("h8", Color::Black),
+        ("i9", Color::White),
+        ("j10", Color::Black),
+    ] {
+        b.make_move_as(at(s), c);
+    }
+    b.sync_network();
+    b.undo();
+    b.make_move_as(at("j10"), Color::White);
+    assert_eq!(b.net_pool(), b.net_pool_from_scratch());
+}

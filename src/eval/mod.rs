@@ -36,12 +36,20 @@ pub const EVAL_LIMIT: i32 = 20_000;
 /// evaluation into the logit its correction adds to.
 pub const EVAL_PER_LOGIT: i64 = 600;
 
-/// Installs the current evaluation tables and network for the board's rule (no-op when
-/// they are).
+/// Installs the current evaluation tables and networks for the board's rule (no-op when
+/// they are), and brings the network's features up to date.
 pub fn prepare(board: &mut Board) {
     let tables = tables::current();
     board.set_cell_values(tables.for_rule(board.rule().kind).clone());
-    board.set_network(crate::net::current().for_rule(board.rule().kind).cloned());
+    let nets = crate::net::current();
+    let kind = board.rule().kind;
+    board.set_network(nets.for_rule(kind).cloned());
+    board.set_policy_network(nets.policy_for_rule(kind).cloned());
+    // The network's features are brought up to date here, at the search's root: they are
+    // rebuilt wherever they are first read, and a rebuild deep in the tree (where the first
+    // evaluation that reads the network may come) would be redone at every evaluation
+    // above it.
+    board.sync_network();
 }
 
 /// Static evaluation of `board` for the side to move ([`prepare`] must have installed the

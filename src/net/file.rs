@@ -229,6 +229,27 @@ pub(crate) mod tests {
         Network::new(family, net.embedding, heads)
     }
 
+    /// [`random_network`] with its policy heads zeroed: a value network.
+    pub(crate) fn random_value_network(family: Family, seed: u64) -> Network {
+        let net = random_network(family, seed);
+        let heads = net.heads.map(|h| Heads {
+            p: [0; CHANNELS],
+            u: [[0; crate::net::HIDDEN]; CHANNELS],
+            ..h
+        });
+        Network::new(family, net.embedding, heads)
+    }
+
+    /// [`random_policy_network`] with no context (`U` zero), read straight from line keys.
+    pub(crate) fn random_plain_policy_network(family: Family, seed: u64) -> Network {
+        let net = random_policy_network(family, seed);
+        let heads = net.heads.map(|h| Heads {
+            u: [[0; crate::net::HIDDEN]; CHANNELS],
+            ..h
+        });
+        Network::new(family, net.embedding, heads)
+    }
+
     #[test]
     fn a_network_without_value_heads_is_a_policy_network() {
         assert!(random_network(Family::Renju, 1).has_value());

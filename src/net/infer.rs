@@ -1,7 +1,7 @@
 //! Integer inference of the network's parts: a cell's activation from its four line keys,
 //! and the heads (value, policy weights) from the pooled activations. Plain fixed-size loops
-//! that the compiler vectorises; `board/features.rs` runs the per-cell part inside an AVX2
-//! function where the processor has it.
+//! that the compiler vectorises; `board/features.rs` runs the per-cell part, and
+//! [`Heads::hidden`] the heads, inside an AVX2 function where the processor has it.
 
 use super::{Network, ACT_ONE, CHANNELS, HIDDEN, POOL_SHIFT};
 
@@ -59,8 +59,29 @@ impl Heads {
     /// Value and first hidden layer from the pooled activations (`pool` = Σ of the empty
     /// cells' activations).
     pub fn hidden(&self, pool: &[i32; CHANNELS]) -> Hidden {
-        let h1 = self.first_layer(pool);
-        let h2: [i16; HIDDEN] = std::array::from_fn(|h| clipped(dot(&self.w2[h], &h1, self.b2[h])));
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2 (checked just above).
+            return unsafe { self.hidden_avx2(pool) };
+        }
+        self.hidden_inline(pool)
+    }
+
+    /// [`Heads::hidden`] compiled for AVX2 (the dot products become 256-bit multiply-adds).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn hidden_avx2(&self, pool: &[i32; CHANNELS]) -> Hidden {
+        self.hidden_inline(pool)
+    }
+
+    #[inline(always)]
+    fn hidden_inline(&self, pool: &[i32; CHANNELS]) -> Hidden {
+        let h1 = self.first_layer_inline(pool);
+        // Plain loops, not `array::from_fn`: that one is not inlined into an AVX2 caller.
+        let mut h2 = [0i16; HIDDEN];
+        for (h, out) in h2.iter_mut().enumerate() {
+            *out = clipped(dot(&self.w2[h], &h1, self.b2[h]));
+        }
         Hidden {
             value: dot(&self.w3, &h2, self.b3),
             h1,
@@ -69,9 +90,20 @@ impl Heads {
 
     /// The first hidden layer alone (all a policy network needs of the heads).
     pub fn first_layer(&self, pool: &[i32; CHANNELS]) -> [i16; HIDDEN] {
-        let g: [i16; CHANNELS] =
-            std::array::from_fn(|c| (pool[c] >> POOL_SHIFT).clamp(0, i32::from(i16::MAX)) as i16);
-        std::array::from_fn(|h| clipped(dot(&self.w1[h], &g, self.b1[h])))
+        self.first_layer_inline(pool)
+    }
+
+    #[inline(always)]
+    fn first_layer_inline(&self, pool: &[i32; CHANNELS]) -> [i16; HIDDEN] {
+        let mut g = [0i16; CHANNELS];
+        for (out, &sum) in g.iter_mut().zip(pool) {
+            *out = (sum >> POOL_SHIFT).clamp(0, i32::from(i16::MAX)) as i16;
+        }
+        let mut h1 = [0i16; HIDDEN];
+        for (h, out) in h1.iter_mut().enumerate() {
+            *out = clipped(dot(&self.w1[h], &g, self.b1[h]));
+        }
+        h1
     }
 
     /// Whether the policy reads the position's context (`U` not zero); without it the

@@ -26,7 +26,9 @@ use std::sync::{Arc, OnceLock, RwLock};
 use crate::core::RuleKind;
 
 #[cfg(test)]
-pub(crate) use file::tests::{random_network, random_policy_network};
+pub(crate) use file::tests::{
+    random_network, random_plain_policy_network, random_policy_network, random_value_network,
+};
 pub use file::{load_file, parse, MAGIC};
 pub use infer::{policy_logit, Heads, Hidden};
 
@@ -213,24 +215,53 @@ impl std::fmt::Debug for Network {
     }
 }
 
-/// The networks in use, one optional per family.
+/// The networks in use, per family: the one whose features a board keeps (a value network,
+/// or a policy that reads the position's context) and the one whose policy orders moves.
+/// They are one network when a file has both, two when a value network joins a policy
+/// without context.
 #[derive(Clone, Default, Debug)]
 pub struct NetSet {
-    nets: [Option<Arc<Network>>; 2],
+    features: [Option<Arc<Network>>; 2],
+    policies: [Option<Arc<Network>>; 2],
 }
 
 impl NetSet {
-    /// The network for a rule, if its family has one.
+    /// The network whose features a board of the rule keeps, if its family has one.
     pub fn for_rule(&self, kind: RuleKind) -> Option<&Arc<Network>> {
-        Family::of(kind).and_then(|f| self.nets[f.code() as usize].as_ref())
+        Family::of(kind).and_then(|f| self.features[f.code() as usize].as_ref())
     }
 
-    /// This set with `net` in its family's place.
+    /// The network whose policy orders a rule's moves, if its family has one.
+    pub fn policy_for_rule(&self, kind: RuleKind) -> Option<&Arc<Network>> {
+        Family::of(kind).and_then(|f| self.policies[f.code() as usize].as_ref())
+    }
+
+    /// This set with `net` in its family's places: its value (or policy with context) as the
+    /// features, its policy as the move ordering, each when it has one. A policy with
+    /// context that the features no longer hold leaves; so do features that neither a
+    /// value nor the policy reads any more.
     pub fn with(&self, net: Arc<Network>) -> NetSet {
-        let mut nets = self.nets.clone();
+        let mut set = self.clone();
         let slot = net.family.code() as usize;
-        nets[slot] = Some(net);
-        NetSet { nets }
+        if net.has_policy() {
+            set.policies[slot] = Some(Arc::clone(&net));
+        }
+        if net.has_value() || net.policy_reads_context() {
+            set.features[slot] = Some(net);
+        }
+        let same = |a: &Option<Arc<Network>>, b: &Option<Arc<Network>>| match (a, b) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        let (features, policy) = (&set.features[slot], &set.policies[slot]);
+        if policy.as_ref().is_some_and(|p| p.policy_reads_context()) && !same(policy, features) {
+            set.policies[slot] = None;
+        }
+        let (features, policy) = (&set.features[slot], &set.policies[slot]);
+        if features.as_ref().is_some_and(|f| !f.has_value()) && !same(policy, features) {
+            set.features[slot] = None;
+        }
+        set
     }
 }
 
@@ -288,10 +319,15 @@ mod tests {
         }
         let set = builtin();
         for kind in [RuleKind::Standard, RuleKind::Caro] {
+            assert!(
+                set.policy_for_rule(kind).is_none(),
+                "{kind:?} has no network"
+            );
             assert!(set.for_rule(kind).is_none(), "{kind:?} has no network");
         }
         for kind in [RuleKind::Renju, RuleKind::Freestyle] {
-            let net = set.for_rule(kind).expect("a built-in network");
+            assert!(set.for_rule(kind).is_none(), "{kind:?}: no features kept");
+            let net = set.policy_for_rule(kind).expect("a built-in network");
             assert!(
                 net.has_policy() && !net.has_value(),
                 "{kind:?}: a policy alone"
@@ -302,6 +338,45 @@ mod tests {
             );
             assert_eq!(net.window(), 8, "{kind:?}: the 8-slot window");
         }
+    }
+
+    #[test]
+    fn a_value_network_joins_a_policy_without_context_and_one_with_context_stands_alone() {
+        let kind = RuleKind::Renju;
+        let is = |slot: Option<&Arc<Network>>, net: &Arc<Network>| {
+            slot.is_some_and(|s| Arc::ptr_eq(s, net))
+        };
+        let plain = Arc::new(random_plain_policy_network(Family::Renju, 1));
+        let value = Arc::new(random_value_network(Family::Renju, 2));
+        let with_context = Arc::new(random_policy_network(Family::Renju, 3));
+        let full = Arc::new(random_network(Family::Renju, 4));
+        let set = NetSet::default().with(Arc::clone(&plain));
+        assert!(set.for_rule(kind).is_none() && is(set.policy_for_rule(kind), &plain));
+        // A value network keeps the policy; another policy keeps the value.
+        let paired = set.with(Arc::clone(&value));
+        assert!(is(paired.for_rule(kind), &value) && is(paired.policy_for_rule(kind), &plain));
+        let other = Arc::new(random_plain_policy_network(Family::Renju, 5));
+        let repaired = paired.with(Arc::clone(&other));
+        assert!(is(repaired.for_rule(kind), &value));
+        assert!(is(repaired.policy_for_rule(kind), &other));
+        // A policy with context reads its own features: it takes both places, and a value
+        // network after it leaves no policy that could read them.
+        let alone = paired.with(Arc::clone(&with_context));
+        assert!(is(alone.for_rule(kind), &with_context));
+        assert!(is(alone.policy_for_rule(kind), &with_context));
+        let valued = alone.with(Arc::clone(&value));
+        assert!(is(valued.for_rule(kind), &value) && valued.policy_for_rule(kind).is_none());
+        // A network with both heads is both; a plain policy after it keeps its value.
+        let both = valued.with(Arc::clone(&full));
+        assert!(is(both.for_rule(kind), &full) && is(both.policy_for_rule(kind), &full));
+        let after = both.with(Arc::clone(&plain));
+        assert!(is(after.for_rule(kind), &full) && is(after.policy_for_rule(kind), &plain));
+        // A plain policy after a policy with context and no value drops those features.
+        let dropped = alone.with(Arc::clone(&plain));
+        assert!(dropped.for_rule(kind).is_none() && is(dropped.policy_for_rule(kind), &plain));
+        // The other family is untouched throughout.
+        assert!(after.for_rule(RuleKind::Freestyle).is_none());
+        assert!(after.policy_for_rule(RuleKind::Freestyle).is_none());
     }
 
     #[test]

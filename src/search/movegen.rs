@@ -6,6 +6,8 @@
 //! otherwise every candidate, ordered by the pattern values of both colours plus the
 //! learned ordering values when the tables in use have them (`eval::tables`).
 
+use std::sync::Arc;
+
 use crate::board::{Board, GenKind, Pattern4, Threat};
 use crate::core::{Color, Pos};
 use crate::eval::weights::OrderWeights;
@@ -45,7 +47,7 @@ impl PolicyMemo {
     /// A memo for searches of `board`: the logit table (4 bytes a cell) is made only when
     /// the board's network has a policy, so a search without one carries none.
     pub fn for_board(board: &Board) -> PolicyMemo {
-        let has_policy = board.network().is_some_and(|n| n.has_policy());
+        let has_policy = board.policy_network().is_some();
         PolicyMemo {
             logits: if has_policy {
                 vec![0; Pos::COUNT]
@@ -84,7 +86,7 @@ pub(crate) fn generate(
     memo: &mut PolicyMemo,
 ) {
     generate_by_patterns(board, threat, out);
-    let has_policy = board.network().is_some_and(|n| n.has_policy());
+    let has_policy = board.policy_network().is_some();
     memo.active = false;
     memo.pending = (out.len() > 1 && policy_weight != 0 && has_policy).then_some(policy_weight);
 }
@@ -101,9 +103,15 @@ pub(crate) fn read_policy(board: &Board, out: &mut [(Pos, i32)], memo: &mut Poli
 /// score, when the board has a network with a policy and the weight is not zero, and keeps
 /// the logits in `memo`. Whether the policy was read.
 fn add_policy(board: &Board, out: &mut [(Pos, i32)], weight: i32, memo: &mut PolicyMemo) -> bool {
-    let Some(net) = board.network().filter(|n| weight != 0 && n.has_policy()) else {
+    let Some(net) = board.policy_network().filter(|_| weight != 0) else {
         return false;
     };
+    let context_kept = board.network().is_some_and(|f| Arc::ptr_eq(f, net));
+    if net.policy_reads_context() && !context_kept {
+        // A policy with context reads the features the board keeps for it ([`NetSet`]
+        // never pairs it with another network's features).
+        return false;
+    }
     if memo.logits.len() < Pos::COUNT {
         // A memo made before the network was installed (never in a search: a worker's
         // memos are made for its board).
@@ -202,12 +210,17 @@ pub(crate) fn generate_root(board: &Board, threat: Threat, out: &mut Vec<(Pos, i
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
     use crate::board::testutil::setup;
     use crate::core::Rule;
-    use crate::net::{random_policy_network, Family};
+    use crate::net::{random_policy_network, Family, Network};
+
+    /// Installs `net` (or none) on `b` for its features and its policy both, as
+    /// `eval::prepare` does with a network whose policy reads the context.
+    fn install(b: &mut Board, net: Option<Arc<Network>>) {
+        b.set_network(net.clone());
+        b.set_policy_network(net);
+    }
 
     #[test]
     fn the_policy_adds_its_weighted_logits_to_the_ordering_scores() {
@@ -215,7 +228,7 @@ mod tests {
         let mut plain = Vec::new();
         generate_by_patterns(&mut b, Threat::None, &mut plain);
         let net = Arc::new(random_policy_network(Family::Renju, 3));
-        b.set_network(Some(Arc::clone(&net)));
+        install(&mut b, Some(Arc::clone(&net)));
         let heads = net.heads(Color::White.index());
         let weights = heads.policy_weights(&heads.hidden(&b.net_pool()).h1);
         let mut changed = 0;
@@ -236,7 +249,7 @@ mod tests {
             }
         }
         assert!(changed > plain.len(), "the random policy moves the scores");
-        b.set_network(None);
+        install(&mut b, None);
         let mut scored = plain.clone();
         assert!(!add_policy(
             &b,
@@ -251,7 +264,10 @@ mod tests {
     fn a_memo_keeps_a_logit_table_only_for_a_board_with_a_policy() {
         let mut b = setup(Rule::RENJU, "h8 i9 j8", "i8 h9", Color::White);
         assert_eq!(PolicyMemo::for_board(&b).logits.capacity(), 0);
-        b.set_network(Some(Arc::new(random_policy_network(Family::Renju, 7))));
+        install(
+            &mut b,
+            Some(Arc::new(random_policy_network(Family::Renju, 7))),
+        );
         assert_eq!(PolicyMemo::for_board(&b).logits.len(), Pos::COUNT);
     }
 
@@ -259,7 +275,10 @@ mod tests {
     fn a_node_that_reads_no_policy_leaves_its_memo_inactive() {
         let mut b = setup(Rule::RENJU, "h8 i9 j8", "i8 h9", Color::White);
         let (mut moves, mut memo) = (Vec::new(), PolicyMemo::for_board(&b));
-        b.set_network(Some(Arc::new(random_policy_network(Family::Renju, 5))));
+        install(
+            &mut b,
+            Some(Arc::new(random_policy_network(Family::Renju, 5))),
+        );
         generate(&mut b, Threat::None, 150, &mut moves, &mut memo);
         assert!(memo.is_pending() && moves.iter().all(|m| memo.gap(m.0).is_none()));
         read_policy(&b, &mut moves, &mut memo);
@@ -271,7 +290,7 @@ mod tests {
         );
         for weight in [0, 150] {
             if weight != 0 {
-                b.set_network(None);
+                install(&mut b, None);
             }
             moves.clear();
             generate(&mut b, Threat::None, weight, &mut moves, &mut memo);

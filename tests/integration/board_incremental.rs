@@ -221,7 +221,10 @@ fn play(g: &Game, tally: &Tally) {
     let mut rng = rand::rngs::StdRng::seed_from_u64(g.check_seed);
     let mut b = Board::new(w, h, g.rule).unwrap();
     if let Some(family) = Family::of(g.rule.kind) {
-        b.set_network(Some(shared_network(family, g.check_seed as usize)));
+        let net = shared_network(family, g.check_seed as usize);
+        b.set_network(Some(net.clone()));
+        // The same network orders moves too, so its direct activations are comparable.
+        b.set_policy_network(Some(net));
         tally.with_network.fetch_add(1, Relaxed);
     }
     if g.rule.continuous {
