@@ -6,9 +6,11 @@
 //! which of the board's moves it includes, takes back whole batches of moves the board has
 //! undone since (restoring the recorded activations) and applies the board's newer moves as
 //! one batch, recomputing the cells on their lines from the board's present keys. So moves
-//! that no evaluation sees between (threat searches, move trials) cost nothing, and a search
-//! node costs one batch forward and one back. Undo records are kept per batch; a rebuild of
-//! the board (walls) starts the state afresh.
+//! that no evaluation sees between (threat searches, move trials) cost nothing. A batch's
+//! cells were read from the position after all its moves, so a batch is taken back whole:
+//! the search brings the state up to date at its root and at every inner node
+//! ([`Board::sync_network`]), which keeps its batches one move long. Undo records are kept
+//! per batch; a rebuild of the board (walls) starts the state afresh.
 
 use std::sync::Arc;
 
