@@ -249,17 +249,17 @@ impl NetSet {
         if net.has_value() || net.policy_reads_context() {
             set.features[slot] = Some(net);
         }
-        let same = |a: &Option<Arc<Network>>, b: &Option<Arc<Network>>| match (a, b) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            _ => false,
-        };
-        let (features, policy) = (&set.features[slot], &set.policies[slot]);
-        if policy.as_ref().is_some_and(|p| p.policy_reads_context()) && !same(policy, features) {
-            set.policies[slot] = None;
-        }
-        let (features, policy) = (&set.features[slot], &set.policies[slot]);
-        if features.as_ref().is_some_and(|f| !f.has_value()) && !same(policy, features) {
-            set.features[slot] = None;
+        // A policy with context reads only its own features, and features that no value
+        // reads serve only such a policy: unless the two places hold one network, those go.
+        let (features, policy) = (&mut set.features[slot], &mut set.policies[slot]);
+        let shared = matches!((&*features, &*policy), (Some(f), Some(p)) if Arc::ptr_eq(f, p));
+        if !shared {
+            if policy.as_ref().is_some_and(|p| p.policy_reads_context()) {
+                *policy = None;
+            }
+            if features.as_ref().is_some_and(|f| !f.has_value()) {
+                *features = None;
+            }
         }
         set
     }

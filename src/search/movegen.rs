@@ -106,10 +106,9 @@ fn add_policy(board: &Board, out: &mut [(Pos, i32)], weight: i32, memo: &mut Pol
     let Some(net) = board.policy_network().filter(|_| weight != 0) else {
         return false;
     };
-    let context_kept = board.network().is_some_and(|f| Arc::ptr_eq(f, net));
-    if net.policy_reads_context() && !context_kept {
-        // A policy with context reads the features the board keeps for it ([`NetSet`]
-        // never pairs it with another network's features).
+    if net.policy_reads_context() && !board.network().is_some_and(|f| Arc::ptr_eq(f, net)) {
+        // A policy with context reads the features the board keeps for it (`NetSet` never
+        // pairs it with another network's features).
         return false;
     }
     if memo.logits.len() < Pos::COUNT {
