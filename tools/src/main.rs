@@ -19,6 +19,7 @@ mod positions;
 mod progress;
 mod prove;
 mod records;
+mod rescore;
 mod selfplay;
 mod spsa;
 mod static_eval;
@@ -65,6 +66,9 @@ enum Command {
     /// Training positions where a search evaluates: sampled leaves of searches from a games
     /// file's positions, each scored by a search of its own.
     Leaves(leaves::Args),
+    /// The searched positions of a games file scored again by searches of another size (a
+    /// deeper held-out set that judges networks trained on different labels).
+    Rescore(rescore::Args),
     /// How often Pentad's move is a reference engine's move, on positions of a games file
     /// (the reference's moves are kept in a file, which is also training data).
     Agree(agree::Args),
@@ -103,6 +107,7 @@ fn main() {
         Command::Train(a) => train_eval::run(a),
         Command::StaticEval(a) => static_eval::run(a),
         Command::Leaves(a) => leaves::run(a),
+        Command::Rescore(a) => rescore::run(a),
         Command::Agree(a) => agree::run(a),
         Command::Spsa(a) => spsa::run(a),
         Command::Prove(a) => prove::run(a),

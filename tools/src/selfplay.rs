@@ -96,7 +96,7 @@ impl Shard {
 }
 
 /// Parses `I/N` with N ≥ 1 and I < N.
-fn parse_shard(s: &str) -> Result<Shard, String> {
+pub(crate) fn parse_shard(s: &str) -> Result<Shard, String> {
     let (i, n) = s.split_once('/').ok_or("expected I/N, such as 3/16")?;
     let index: usize = i
         .trim()
