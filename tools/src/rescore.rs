@@ -207,6 +207,24 @@ mod tests {
         }
     }
 
+    /// A temporary folder, removed when dropped, and the paths of files in it.
+    struct TempFiles(tempfile::TempDir);
+
+    impl TempFiles {
+        fn new() -> TempFiles {
+            TempFiles(
+                tempfile::Builder::new()
+                    .prefix("pentad-rescore-")
+                    .tempdir()
+                    .unwrap(),
+            )
+        }
+
+        fn path(&self, name: &str) -> String {
+            self.0.path().join(name).to_str().unwrap().to_string()
+        }
+    }
+
     #[test]
     fn selection_takes_the_part_then_every_kth_then_the_shard() {
         let game = GameLine::parse(GAME).unwrap();
@@ -261,11 +279,8 @@ mod tests {
 
     #[test]
     fn a_resumed_run_writes_what_one_run_writes() {
-        let tmp = tempfile::Builder::new()
-            .prefix("pentad-rescore-")
-            .tempdir()
-            .unwrap();
-        let path = |name: &str| tmp.path().join(name).to_str().unwrap().to_string();
+        let tmp = TempFiles::new();
+        let path = |name: &str| tmp.path(name);
         let lines: Vec<String> = (0..5)
             .map(|k| GAME.replacen("20 ", &format!("{} ", 20 + k), 1))
             .collect();
@@ -282,11 +297,8 @@ mod tests {
 
     #[test]
     fn a_mate_stays_unless_dropped() {
-        let tmp = tempfile::Builder::new()
-            .prefix("pentad-rescore-")
-            .tempdir()
-            .unwrap();
-        let path = |name: &str| tmp.path().join(name).to_str().unwrap().to_string();
+        let tmp = TempFiles::new();
+        let path = |name: &str| tmp.path(name);
         std::fs::write(path("in.games"), format!("{GAME}\n{MATE_LEAF}\n")).unwrap();
         run(&args(&path("in.games"), &path("all.games"))).unwrap();
         let all = std::fs::read_to_string(path("all.games")).unwrap();
