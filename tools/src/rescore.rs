@@ -12,9 +12,11 @@
 //! 20,000 as a proven win or loss), unless `--drop-mates` leaves its line out: a held-out set
 //! keeps them (filter them out to measure quiet positions alone), while training labels
 //! should not have them, as `leaves` does (a network taught them lost clearly in play,
-//! `docs/experiments.md`). A position with no legal move keeps its old score. The output is in input order on any number of threads; a run resumes after the
-//! games already in `--out`, and `--shard I/N` takes every N-th selected game, for N
-//! machines (join the outputs with `merge-games`).
+//! `docs/experiments.md`). A position with no legal move keeps its old score.
+//!
+//! The output is in input order on any number of threads; a run resumes after the games
+//! already in `--out`, and `--shard I/N` takes every N-th selected game, for N machines
+//! (join the outputs with `merge-games`).
 
 use std::io::Write;
 
