@@ -231,13 +231,7 @@ fn complete_moves(args: &Args, drawn: &[Drawn], known: &mut HashMap<usize, Pos>)
         )
     })?;
     let spec = EngineSpec::parse(command).map_err(|e| anyhow!("--reference: {e}"))?;
-    let out = Mutex::new(
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&args.moves)
-            .with_context(|| format!("cannot open {}", args.moves))?,
-    );
+    let out = Mutex::new(games_file::open_append(&args.moves)?);
     let answers = Mutex::new(Vec::new());
     let progress = Progress::new(missing.len() as u64, "reference");
     let part = missing.len().div_ceil(args.threads.max(1));

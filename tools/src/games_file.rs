@@ -201,6 +201,16 @@ pub fn prepare_for_append(path: &str) -> Result<HashSet<usize>> {
     Ok(ids)
 }
 
+/// Opens a run's output file for appending, creating it if missing: the resumable tools
+/// write each finished record at the end, so an interrupted run keeps what it wrote.
+pub fn open_append(path: &str) -> Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot open {path}"))
+}
+
 /// Options of `pentad-tools merge-games`.
 #[derive(clap::Args, Debug)]
 pub struct MergeArgs {

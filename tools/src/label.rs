@@ -5,12 +5,13 @@
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use pentad::board::Board;
 use pentad::core::{Color, Rule};
 use pentad::search::{SearchLimits, Searcher, MATE_BOUND};
 use pentad_arena::{read_results, GameRecord};
 
+use crate::games_file;
 use crate::positions::Position;
 use crate::progress::Progress;
 
@@ -50,11 +51,7 @@ pub fn run(args: &Args) -> Result<()> {
         games.extend(read_results(f)?);
     }
     let games: Vec<_> = games.into_iter().skip(args.skip).collect();
-    let mut out = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-        .with_context(|| format!("cannot open {}", args.out))?;
+    let mut out = games_file::open_append(&args.out)?;
     let progress = Progress::new(games.len() as u64, "label");
     let mut searcher = Searcher::new(HASH_BYTES);
     let stop = AtomicBool::new(false);

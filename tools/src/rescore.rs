@@ -145,11 +145,7 @@ pub fn run(args: &Args) -> Result<()> {
     let before = games.len();
     games.retain(|g| !done.contains(&g.id));
     let threads = args.threads.max(1);
-    let mut out = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-        .with_context(|| format!("cannot open {}", args.out))?;
+    let mut out = games_file::open_append(&args.out)?;
     let progress = Progress::new(games.len() as u64, "rescore");
     let (mut kept, mut dropped) = (0, 0);
     for chunk in games.chunks(CHUNK_GAMES * threads) {

@@ -5,7 +5,6 @@
 //! a killed run loses only the games in play, and the same command resumes it: game `k` is a
 //! pure function of the seed and `k`, and the games already in the file are not replayed.
 
-use std::fs::OpenOptions;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -134,11 +133,7 @@ pub fn run(args: &Args) -> Result<()> {
     let pending: Vec<usize> = (0..args.games)
         .filter(|&g| args.shard.has(g) && !done.contains(&g))
         .collect();
-    let out = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-        .with_context(|| format!("cannot open {}", args.out))?;
+    let out = games_file::open_append(&args.out)?;
     let out = Mutex::new(out);
     let next = AtomicUsize::new(0);
     let progress = Progress::new(pending.len() as u64, "selfplay");

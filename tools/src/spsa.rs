@@ -22,6 +22,8 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
+use crate::games_file;
+
 /// Options of `pentad-tools spsa`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -118,11 +120,7 @@ pub fn run(args: &Args) -> Result<()> {
         theta.extend(last.theta.clone());
     }
     let cfg = base_config(args)?;
-    let mut state = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-        .with_context(|| format!("cannot open {}", args.out))?;
+    let mut state = games_file::open_append(&args.out)?;
     for k in done.len()..args.iterations {
         let mut rng = StdRng::seed_from_u64(args.seed ^ (k as u64).wrapping_mul(0x9E37_79B9));
         let delta: Vec<f64> = specs
