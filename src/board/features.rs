@@ -3,55 +3,93 @@
 //! the board, the input of the network's heads.
 //!
 //! The state catches up lazily, when the evaluation asks ([`Board::net_pool`]): it remembers
-//! which of the board's moves it includes, takes back whole batches of moves the board has
-//! undone since (restoring the recorded activations) and applies the board's newer moves as
-//! one batch, recomputing the cells on their lines from the board's present keys. So moves
-//! that no evaluation sees between (threat searches, move trials) cost nothing. A batch's
-//! cells were read from the position after all its moves, so a batch is taken back whole:
-//! the search brings the state up to date at its root and at every inner node
-//! ([`Board::sync_network`]), which keeps its batches one move long. Undo records are kept
-//! per batch; a rebuild of the board (walls) starts the state afresh.
+//! which of the board's moves it includes, takes back the moves the board has undone since
+//! and takes in its newer moves, one *batch* per move. A batch only records its move: the
+//! cells on the move's four lines (within the network's window) are marked *pending*, and
+//! nothing is computed. A read then computes each pending cell once, from the board's
+//! present keys, and files the old activation with the newest batch whose move reaches the
+//! cell: for that batch's position the new value is exact, since no later move changes the
+//! cell. The same cell stays pending in older batches that reach it, to be computed again
+//! only if the newer batch is taken back and a read comes before theirs is. So moves that
+//! no evaluation sees (threat searches, move trials, and the inner nodes of a search whose
+//! subtree reads nothing) cost a few stores, and sibling leaves compute only their own
+//! move's cells. Undo records sit in a fixed slot per batch, reserved at a rebuild; a rebuild
+//! of the board (walls) starts the state afresh.
 
 use std::sync::Arc;
 
-use super::{Board, EMPTY};
+use super::{Board, EMPTY, WALL};
 use crate::core::{Color, Pos};
 use crate::net::{Network, CHANNELS};
 
 /// A cell's activation vector.
 type Act = [i16; CHANNELS];
 
-/// One batch of moves applied together: where it starts in `applied` and in the undo
-/// records, and the pooled sum before it.
-#[derive(Clone)]
+/// The most cells one move can change: its own, and 5 each way along its four lines (the
+/// 10-slot window).
+const MAX_TOUCHED: usize = 1 + 4 * 2 * 5;
+
+/// Steps `(dx, dy)` of the board's four directions, in the order of `Board::dirs`.
+const DIR_STEPS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+/// One move taken in: where it is and which of the cells it reaches still wait to be
+/// computed for the position after it.
+#[derive(Clone, Copy)]
 struct Batch {
-    start: u32,
-    undo_start: u32,
-    pool: [i32; CHANNELS],
+    /// The move's padded index and coordinates (a pass reaches nothing).
+    centre: u32,
+    x: i16,
+    y: i16,
+    pass: bool,
+    /// Bit k: touched cell k ([`touched`]) not yet computed for this batch's position.
+    pending: u64,
+    /// The newest of the batches found reaching this batch's pending cells at the last
+    /// look (`u32::MAX` before the first): while no batch at or below it has been taken
+    /// back since, those cells are still reached by a newer move and need no new look.
+    wake: u32,
+    /// Undo records filed in this batch's slot of `undo`.
+    undone: u8,
+}
+
+impl Batch {
+    /// Whether this batch's move changes the keys of the cell at `(x, y)`: the cell itself,
+    /// or on one of the move's lines within `reach`.
+    #[inline(always)]
+    fn reaches(&self, x: i32, y: i32, reach: i32) -> bool {
+        let (dx, dy) = (x - i32::from(self.x), y - i32::from(self.y));
+        !self.pass
+            && dx.abs() <= reach
+            && dy.abs() <= reach
+            && (dx == 0 || dy == 0 || dx.abs() == dy.abs())
+    }
 }
 
 /// The incremental network features of one board (see the module comment).
 #[derive(Clone, Default)]
 pub(super) struct Features {
-    /// Per padded cell: its activation (zero for stones and off-board cells).
+    /// Per padded cell: its activation (zero for stones and off-board cells), exact for the
+    /// position of the newest batch that leaves the cell pending nowhere above it.
     act: Vec<Act>,
     /// Sum of `act` over the board.
     pool: [i32; CHANNELS],
     /// The board moves the state includes, oldest first.
     /// (Colours too: a takeback may put the other colour where a stone was.)
     applied: Vec<(Pos, Color)>,
-    /// How many of `applied` the last rebuild took in (never taken back by batches).
+    /// How many of `applied` the last rebuild took in (never taken back by batches); batch
+    /// `b` holds move `base + b`.
     base: usize,
     batches: Vec<Batch>,
-    /// (padded index, activation before) of every change the batches made.
+    /// The fewest batches there were since the last settling: a batch whose `wake` is
+    /// below it still has every pending cell reached by a newer move.
+    low_water: u32,
+    /// `MAX_TOUCHED` records per batch: (padded index, activation before).
     undo: Vec<(u32, Act)>,
     /// False until the first rebuild, and after any change that bypassed the history.
     valid: bool,
 }
 
-/// Batches and undo records reserved at a rebuild, so a search never grows the vectors.
+/// Batches whose undo slots are reserved at a rebuild, so a search never grows the vectors.
 const RESERVED_BATCHES: usize = 256;
-const RESERVED_UNDO: usize = 256 * 41;
 
 impl Features {
     /// Forgets the state: the next use rebuilds it.
@@ -59,7 +97,7 @@ impl Features {
         self.valid = false;
     }
 
-    /// Brings the state to `board`'s position.
+    /// Brings the state to `board`'s position, every cell computed.
     fn sync(&mut self, board: &Board, net: &Network) {
         if !self.valid {
             return self.rebuild(board, net);
@@ -77,31 +115,111 @@ impl Features {
         while self.applied.len() > common {
             self.take_back_batch();
         }
-        if self.applied.len() < history.len() {
-            self.batches.push(Batch {
-                start: self.applied.len() as u32,
-                undo_start: self.undo.len() as u32,
-                pool: self.pool,
-            });
-            for played in &history[self.applied.len()..] {
-                self.apply_move(board, net, played.pos);
-                self.applied.push((played.pos, played.color));
+        for played in &history[self.applied.len()..] {
+            self.push_batch(board, net, played.pos);
+            self.applied.push((played.pos, played.color));
+        }
+        self.settle(board, net);
+    }
+
+    /// Takes in one move: a batch with every cell it reaches pending.
+    fn push_batch(&mut self, board: &Board, net: &Network, p: Pos) {
+        let touched = 1 + 4 * net.window() as usize;
+        let batch = if p.is_none() {
+            Batch {
+                centre: 0,
+                x: 0,
+                y: 0,
+                pass: true,
+                pending: 0,
+                wake: 0,
+                undone: 0,
             }
+        } else {
+            Batch {
+                centre: board.idx(p) as u32,
+                x: p.x() as i16,
+                y: p.y() as i16,
+                pass: false,
+                pending: (1u64 << touched) - 1,
+                wake: u32::MAX,
+                undone: 0,
+            }
+        };
+        self.batches.push(batch);
+        // The slots grow with the deepest line since the rebuild (inside the reserve, no
+        // allocation), and stay: a board's copy copies only those.
+        let slots = self.batches.len() * MAX_TOUCHED;
+        if self.undo.len() < slots {
+            self.undo.resize(slots, (0, [0; CHANNELS]));
         }
     }
 
-    /// Takes back the last batch (there is one whenever `applied` is longer than `base`).
+    /// Takes back the last batch (there is one whenever `applied` is longer than `base`):
+    /// the cells it computed get their activations back.
     fn take_back_batch(&mut self) {
         let Some(batch) = self.batches.pop() else {
             debug_assert!(false, "no batch to take back");
             return;
         };
-        for &(i, old) in self.undo[batch.undo_start as usize..].iter().rev() {
+        self.low_water = self.low_water.min(self.batches.len() as u32);
+        let slot = self.batches.len() * MAX_TOUCHED;
+        for &(i, old) in self.undo[slot..slot + usize::from(batch.undone)]
+            .iter()
+            .rev()
+        {
+            add_change(&mut self.pool, &self.act[i as usize], &old);
             self.act[i as usize] = old;
         }
-        self.undo.truncate(batch.undo_start as usize);
-        self.pool = batch.pool;
-        self.applied.truncate(batch.start as usize);
+        self.applied.pop();
+    }
+
+    /// Computes every pending cell that no newer batch reaches (see the module comment).
+    fn settle(&mut self, board: &Board, net: &Network) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2 (checked just above).
+            return unsafe { self.settle_avx2(board, net) };
+        }
+        self.settle_inline(board, net)
+    }
+
+    /// [`Features::settle`] compiled for AVX2 (the per-cell sums and the pool updates
+    /// vectorise to 256-bit operations).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn settle_avx2(&mut self, board: &Board, net: &Network) {
+        self.settle_inline(board, net)
+    }
+
+    #[inline(always)]
+    fn settle_inline(&mut self, board: &Board, net: &Network) {
+        let reach = net.window() as usize / 2;
+        let steps = &TOUCHED_STEPS[reach - 4];
+        for b in 0..self.batches.len() {
+            let batch = self.batches[b];
+            if batch.pending == 0 || batch.wake < self.low_water {
+                continue;
+            }
+            let mut wake = 0;
+            let mut left = batch.pending;
+            while left != 0 {
+                let k = left.trailing_zeros() as usize;
+                left &= left - 1;
+                let (i, x, y) = touched(board, &batch, steps[k]);
+                if board.grid[i] != WALL {
+                    let newer = &self.batches[b + 1..];
+                    if let Some(n) = newer.iter().position(|n| n.reaches(x, y, reach as i32)) {
+                        wake = wake.max((b + 1 + n) as u32);
+                        continue;
+                    }
+                    self.refresh(board, net, i, b);
+                }
+                self.batches[b].pending &= !(1u64 << k);
+            }
+            self.batches[b].wake = wake;
+        }
+        self.low_water = self.batches.len() as u32;
     }
 
     /// Recomputes every cell from the board.
@@ -112,7 +230,7 @@ impl Features {
         for i in 0..board.grid.len() {
             if board.grid[i] == EMPTY {
                 let a = cell_activation(board, net, i);
-                add(&mut self.pool, &a, 1);
+                add_change(&mut self.pool, &[0; CHANNELS], &a);
                 self.act[i] = a;
             }
         }
@@ -123,55 +241,16 @@ impl Features {
         self.base = self.applied.len();
         self.batches.clear();
         self.batches.reserve(RESERVED_BATCHES);
+        self.low_water = 0;
         self.undo.clear();
-        self.undo.reserve(RESERVED_UNDO);
+        self.undo.reserve(RESERVED_BATCHES * MAX_TOUCHED);
         self.valid = true;
     }
 
-    /// Recomputes the cells a stone at `p` (placed or since removed) can change: `p` and the
-    /// cells within the network's window along its four lines.
-    fn apply_move(&mut self, board: &Board, net: &Network, p: Pos) {
-        if p.is_none() {
-            return;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the processor has AVX2 (checked just above).
-            return unsafe { self.apply_move_avx2(board, net, p) };
-        }
-        self.apply_move_inline(board, net, p)
-    }
-
-    /// [`Features::apply_move`] compiled for AVX2 (the per-cell sums and the pool updates
-    /// vectorise to 256-bit operations).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn apply_move_avx2(&mut self, board: &Board, net: &Network, p: Pos) {
-        self.apply_move_inline(board, net, p)
-    }
-
+    /// Recomputes cell `i`'s activation, filing the old one in batch `b`'s slot when it
+    /// changes.
     #[inline(always)]
-    fn apply_move_inline(&mut self, board: &Board, net: &Network, p: Pos) {
-        let centre = board.idx(p);
-        self.refresh(board, net, centre);
-        let reach = net.window() as isize / 2;
-        for &off in &board.dirs {
-            for o in 1..=reach {
-                for q in [centre as isize - o * off, centre as isize + o * off] {
-                    // Within 5 cells of an on-board cell along a line is inside the padded
-                    // array; cells off the board are walls and never change.
-                    let q = q as usize;
-                    if board.grid[q] != super::WALL {
-                        self.refresh(board, net, q);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Recomputes cell `i`'s activation, recording the old one when it changes.
-    #[inline(always)]
-    fn refresh(&mut self, board: &Board, net: &Network, i: usize) {
+    fn refresh(&mut self, board: &Board, net: &Network, i: usize, b: usize) {
         let new = if board.grid[i] == EMPTY {
             cell_activation(board, net, i)
         } else {
@@ -179,19 +258,52 @@ impl Features {
         };
         let old = self.act[i];
         if new != old {
-            self.undo.push((i as u32, old));
-            add(&mut self.pool, &old, -1);
-            add(&mut self.pool, &new, 1);
+            let batch = &mut self.batches[b];
+            self.undo[b * MAX_TOUCHED + usize::from(batch.undone)] = (i as u32, old);
+            batch.undone += 1;
+            add_change(&mut self.pool, &old, &new);
             self.act[i] = new;
         }
     }
 }
 
-/// `pool += sign × a` per channel.
+/// Where touched cell `k` of a move lies, per reach (4 and 5): (direction, signed distance).
+/// Cell 0 is the move's own; then, per direction and distance, the cell behind and the cell
+/// ahead.
+const TOUCHED_STEPS: [[(u8, i8); MAX_TOUCHED]; 2] = [touched_steps(4), touched_steps(5)];
+
+const fn touched_steps(reach: usize) -> [(u8, i8); MAX_TOUCHED] {
+    let mut steps = [(0, 0); MAX_TOUCHED];
+    let mut k = 1;
+    while k < 1 + 8 * reach {
+        let step = (k - 1) / 2;
+        let o = (step % reach + 1) as i8;
+        steps[k] = ((step / reach) as u8, if k % 2 == 1 { -o } else { o });
+        k += 1;
+    }
+    steps
+}
+
+/// The padded index and coordinates of the cell `step` (from [`TOUCHED_STEPS`]) away from
+/// `batch`'s move. (Within 5 cells of an on-board cell along a line is inside the padded
+/// array.)
 #[inline(always)]
-fn add(pool: &mut [i32; CHANNELS], a: &Act, sign: i32) {
-    for (s, &v) in pool.iter_mut().zip(a) {
-        *s += sign * i32::from(v);
+fn touched(board: &Board, batch: &Batch, (d, o): (u8, i8)) -> (usize, i32, i32) {
+    let (d, o) = (usize::from(d), i32::from(o));
+    let i = batch.centre as isize + o as isize * board.dirs[d];
+    let (dx, dy) = DIR_STEPS[d];
+    (
+        i as usize,
+        i32::from(batch.x) + o * dx,
+        i32::from(batch.y) + o * dy,
+    )
+}
+
+/// `pool += new − old` per channel.
+#[inline(always)]
+fn add_change(pool: &mut [i32; CHANNELS], old: &Act, new: &Act) {
+    for ((s, &o), &n) in pool.iter_mut().zip(old).zip(new) {
+        *s += i32::from(n) - i32::from(o);
     }
 }
 
@@ -248,8 +360,8 @@ impl Board {
     }
 
     /// Brings the network's features up to date with this position (no-op without a
-    /// network): a search calls it at inner nodes, so that the moves between one leaf and
-    /// the next are taken back and applied one at a time, not as one batch redone whole.
+    /// network): the search calls it at its root, so that a first read deep in the tree does
+    /// not rebuild the state there, below moves the search takes back.
     pub fn sync_network(&self) {
         if let Some(net) = &self.net {
             self.features.borrow_mut().sync(self, net);
@@ -319,7 +431,11 @@ impl Board {
         for i in 0..self.grid.len() {
             if self.grid[i] == EMPTY && self.on_board_index(i) {
                 let keys = self.scratch_keys(i);
-                add(&mut pool, &net.cell_activation(window_keys(net, keys)), 1);
+                add_change(
+                    &mut pool,
+                    &[0; CHANNELS],
+                    &net.cell_activation(window_keys(net, keys)),
+                );
             }
         }
         pool

@@ -393,12 +393,7 @@ impl<'a> Worker<'a> {
         let static_eval = match tte {
             // With a value network the pruning reads the classical evaluation (the network
             // at every node measured weaker), and the leaves add the network's correction.
-            // The node brings the network's features up to date, so that each leaf below
-            // applies only its own moves.
-            _ if self.board.has_value_network() => {
-                self.board.sync_network();
-                eval::evaluate_classical(&self.board)
-            }
+            _ if self.board.has_value_network() => eval::evaluate_classical(&self.board),
             Some(h) if h.bound != Bound::None || h.eval != 0 => h.eval,
             _ => eval::evaluate(&self.board),
         };
