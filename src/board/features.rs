@@ -99,6 +99,24 @@ impl Features {
 
     /// Brings the state to `board`'s position, every cell computed.
     fn sync(&mut self, board: &Board, net: &Network) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2 (checked just above).
+            return unsafe { self.sync_avx2(board, net) };
+        }
+        self.sync_inline(board, net)
+    }
+
+    /// [`Features::sync`] compiled for AVX2 (the per-cell sums and the pool updates
+    /// vectorise to 256-bit operations).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn sync_avx2(&mut self, board: &Board, net: &Network) {
+        self.sync_inline(board, net)
+    }
+
+    #[inline(always)]
+    fn sync_inline(&mut self, board: &Board, net: &Network) {
         if !self.valid {
             return self.rebuild(board, net);
         }
@@ -123,6 +141,7 @@ impl Features {
     }
 
     /// Takes in one move: a batch with every cell it reaches pending.
+    #[inline(always)]
     fn push_batch(&mut self, board: &Board, net: &Network, p: Pos) {
         let touched = 1 + 4 * net.window() as usize;
         let batch = if p.is_none() {
@@ -157,6 +176,7 @@ impl Features {
 
     /// Takes back the last batch (there is one whenever `applied` is longer than `base`):
     /// the cells it computed get their activations back.
+    #[inline(always)]
     fn take_back_batch(&mut self) {
         let Some(batch) = self.batches.pop() else {
             debug_assert!(false, "no batch to take back");
@@ -175,25 +195,8 @@ impl Features {
     }
 
     /// Computes every pending cell that no newer batch reaches (see the module comment).
-    fn settle(&mut self, board: &Board, net: &Network) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the processor has AVX2 (checked just above).
-            return unsafe { self.settle_avx2(board, net) };
-        }
-        self.settle_inline(board, net)
-    }
-
-    /// [`Features::settle`] compiled for AVX2 (the per-cell sums and the pool updates
-    /// vectorise to 256-bit operations).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn settle_avx2(&mut self, board: &Board, net: &Network) {
-        self.settle_inline(board, net)
-    }
-
     #[inline(always)]
-    fn settle_inline(&mut self, board: &Board, net: &Network) {
+    fn settle(&mut self, board: &Board, net: &Network) {
         let reach = net.window() as usize / 2;
         let steps = &TOUCHED_STEPS[reach - 4];
         for b in 0..self.batches.len() {
@@ -303,7 +306,8 @@ fn touched(board: &Board, batch: &Batch, (d, o): (u8, i8)) -> (usize, i32, i32) 
 #[inline(always)]
 fn add_change(pool: &mut [i32; CHANNELS], old: &Act, new: &Act) {
     for ((s, &o), &n) in pool.iter_mut().zip(old).zip(new) {
-        *s += i32::from(n) - i32::from(o);
+        // Activations lie in [0, 256]: the difference fits an i16.
+        *s += i32::from(n - o);
     }
 }
 
