@@ -47,6 +47,8 @@ struct Batch {
     /// look (`u32::MAX` before the first): while no batch at or below it has been taken
     /// back since, those cells are still reached by a newer move and need no new look.
     wake: u32,
+    /// Per pending cell held back at a look, the batch found reaching it.
+    held_by: [u16; MAX_TOUCHED],
     /// Undo records filed in this batch's slot of `undo`.
     undone: u8,
 }
@@ -152,6 +154,7 @@ impl Features {
                 pass: true,
                 pending: 0,
                 wake: 0,
+                held_by: [0; MAX_TOUCHED],
                 undone: 0,
             }
         } else {
@@ -162,6 +165,7 @@ impl Features {
                 pass: false,
                 pending: (1u64 << touched) - 1,
                 wake: u32::MAX,
+                held_by: [0; MAX_TOUCHED],
                 undone: 0,
             }
         };
@@ -200,20 +204,35 @@ impl Features {
         let reach = net.window() as usize / 2;
         let steps = &TOUCHED_STEPS[reach - 4];
         for b in 0..self.batches.len() {
-            let batch = self.batches[b];
-            if batch.pending == 0 || batch.wake < self.low_water {
+            let Batch { pending, wake, .. } = self.batches[b];
+            if pending == 0 || wake < self.low_water {
                 continue;
             }
+            // A cell held back at an earlier look by batch j stays held back while j is
+            // still there (j below the low water), and the batches between this one and
+            // the low water, all older than j, were found not to reach it.
+            let fresh = wake == u32::MAX;
+            let from = if fresh {
+                b + 1
+            } else {
+                (b + 1).max(self.low_water as usize)
+            };
             let mut wake = 0;
-            let mut left = batch.pending;
+            let mut left = pending;
             while left != 0 {
                 let k = left.trailing_zeros() as usize;
                 left &= left - 1;
-                let (i, x, y) = touched(board, &batch, steps[k]);
+                let held = u32::from(self.batches[b].held_by[k]);
+                if !fresh && held < self.low_water {
+                    wake = wake.max(held);
+                    continue;
+                }
+                let (i, x, y) = touched(board, &self.batches[b], steps[k]);
                 if board.grid[i] != WALL {
-                    let newer = &self.batches[b + 1..];
+                    let newer = &self.batches[from..];
                     if let Some(n) = newer.iter().position(|n| n.reaches(x, y, reach as i32)) {
-                        wake = wake.max((b + 1 + n) as u32);
+                        self.batches[b].held_by[k] = (from + n) as u16;
+                        wake = wake.max((from + n) as u32);
                         continue;
                     }
                     self.refresh(board, net, i, b);
