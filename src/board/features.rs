@@ -9,12 +9,12 @@
 //! nothing is computed. A read then computes each pending cell once, from the board's
 //! present keys, and files the old activation with the newest batch whose move reaches the
 //! cell: for that batch's position the new value is exact, since no later move changes the
-//! cell. The same cell stays pending in older batches that reach it, to be computed again
-//! only if the newer batch is taken back and a read comes before theirs is. So moves that
-//! no evaluation sees (threat searches, move trials, and the inner nodes of a search whose
-//! subtree reads nothing) cost a few stores, and sibling leaves compute only their own
-//! move's cells. Undo records sit in a fixed slot per batch, reserved at a rebuild; a rebuild
-//! of the board (walls) starts the state afresh.
+//! cell. Older batches that reach the cell keep it pending, and look at it again only once
+//! the batch that held it back has been taken back. So moves that no evaluation sees
+//! (threat searches, move trials, and the inner nodes of a search whose subtree reads
+//! nothing) cost a few stores, and sibling leaves compute only their own move's cells. Undo
+//! records sit in a fixed slot per batch, reserved at a rebuild; a rebuild of the board
+//! (walls) starts the state afresh.
 
 use std::sync::Arc;
 
