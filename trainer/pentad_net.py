@@ -40,7 +40,11 @@ PROVEN_SCORE = 20000
 SCORE_SCALE = 600.0
 
 MAGIC = b"PNTDNET1"
-HEADER_FORMAT = "<8sBBHHH"  # magic, family, window, channels, hidden, reserved
+HEADER_FORMAT = "<8sBBHHH"  # magic, family, window, channels, hidden, cells
+# A cell's activation: its feature sum clipped to [0, 1], or (a value network only) the sum
+# itself, so that the engine changes the pooled sum by two table rows per cell a move reaches.
+CELLS = {"clipped": 0, "linear": 1}
+
 HEADER_SIZE = struct.calcsize(HEADER_FORMAT)  # 16
 
 # Fixed-point scales of the export (see the spec): E and activations in 1/256, weights in
@@ -50,8 +54,10 @@ WEIGHT_SCALE = 64
 BIAS_SCALE = 256 * 64
 VALUE_UNIT = 256 * 64
 POLICY_UNIT = 256 * 256
-# Pool divisor: g = (sum of activations) / 16, in the integer net `pool >> 4`.
+# Pool divisor: g = (sum of activations) / 16, in the integer net `pool >> 4`, which the
+# engine then clamps into [0, i16::MAX] (only linear cells can leave that range).
 POOL_SHIFT = 4
+POOLED_MAX = 32767 / EMBED_SCALE
 
 # Per-head tensors in file order: name, integer type, scale.
 HEAD_LAYOUT = (
@@ -541,7 +547,7 @@ class PentadNet(nn.Module):
     The buffer `seen` marks embedding rows met at an empty cell of a training position.
     """
 
-    def __init__(self, window=10, channels=32, hidden=32, rule=None):
+    def __init__(self, window=10, channels=32, hidden=32, rule=None, cells="clipped"):
         super().__init__()
         self.rule = rule or WINDOW_FAMILY[window]
         if window not in RULE_WINDOWS[self.rule]:
@@ -558,6 +564,8 @@ class PentadNet(nn.Module):
         self.p = nn.Parameter(torch.empty(2, channels))
         self.u = nn.Parameter(torch.empty(2, channels, hidden))
         self.register_buffer("seen", torch.zeros(self.rows, dtype=torch.bool))
+        # A buffer, so that a checkpoint keeps its kind of cells.
+        self.register_buffer("linear", torch.tensor(cells == "linear"))
         self.reset_parameters()
 
     def reset_parameters(self):
@@ -583,18 +591,29 @@ class PentadNet(nn.Module):
         window's full one unless given)."""
         rows, channels = state["embed"].shape
         window = round(math.log(rows, 3))
-        net = cls(window=window, channels=channels, hidden=state["w1"].shape[1], rule=rule)
-        net.load_state_dict(state)
+        cells = "linear" if bool(state.get("linear", False)) else "clipped"
+        net = cls(window=window, channels=channels, hidden=state["w1"].shape[1], rule=rule, cells=cells)
+        # Checkpoints from before the kind of cells was kept have clipped cells.
+        net.load_state_dict({"linear": net.linear, **state})
         return net
 
+    @property
+    def cells(self):
+        """The kind of cells: "clipped" or "linear" (see CELLS)."""
+        return "linear" if bool(self.linear) else "clipped"
+
     def activations(self, gather, scatter, used_rows, empty):
-        """a(c) = clamp(sum_d E[key_d(c)], 0, 1): (B, N*N, C); stone cells have no entries, so 0.
+        """a(c) = clamp(sum_d E[key_d(c)], 0, 1), or the sum itself with linear cells:
+        (B, N*N, C); stone cells have no entries, so 0.
 
         E enters on the export's grid, like the head parameters (see `forward`).
         """
         features = PatternSum.apply(self.embed, gather, scatter, used_rows)
+        features = features.view(empty.shape[0], empty.shape[1], self.channels)
+        if self.linear:
+            return features
         # hardtanh is clamp(x, 0, 1) with a single fused backward kernel.
-        return F.hardtanh(features.view(empty.shape[0], empty.shape[1], self.channels), 0.0, 1.0)
+        return F.hardtanh(features, 0.0, 1.0)
 
     def quantised_heads(self):
         """Head parameters on the export's grid (fake-quantised), by name."""
@@ -623,6 +642,8 @@ class PentadNet(nn.Module):
         act = self.activations(gather, scatter, used_rows, empty)
         # Each floor below is one of the integer net's shifts: pool >> 4 and the three >> 6.
         pooled = fake_floor(act.sum(dim=1) / 16.0, EMBED_SCALE)
+        if self.linear:
+            pooled = F.hardtanh(pooled, 0.0, POOLED_MAX)
         h1 = F.hardtanh(fake_floor(self.head_layer(pooled, q["w1"], side) + q["b1"][side], EMBED_SCALE), 0.0, 1.0)
         h2 = F.hardtanh(fake_floor(self.head_layer(h1, q["w2"], side) + q["b2"][side], EMBED_SCALE), 0.0, 1.0)
         value = (q["w3"][side] * h2).sum(dim=-1) + q["b3"][side]
@@ -733,6 +754,7 @@ def quantise(net):
     for name, dtype, scale in HEAD_LAYOUT:
         q[name] = quantise_array(name, getattr(net, name).detach().cpu().numpy(), dtype, scale, warnings)
     q["window"], q["channels"], q["hidden"] = net.window, net.channels, net.hidden
+    q["cells"] = CELLS[net.cells]
     q["family"] = FAMILIES[net.rule][0]
     return q, warnings
 
@@ -740,7 +762,8 @@ def quantise(net):
 def write_pnet(path, q):
     """Writes the little-endian .pnet file of quantised arrays `q`."""
     with open(path, "wb") as f:
-        f.write(struct.pack(HEADER_FORMAT, MAGIC, q["family"], q["window"], q["channels"], q["hidden"], 0))
+        header = (MAGIC, q["family"], q["window"], q["channels"], q["hidden"], q.get("cells", 0))
+        f.write(struct.pack(HEADER_FORMAT, *header))
         f.write(q["E"].astype("<i2").tobytes())
         for side in (0, 1):
             for name, dtype, _ in HEAD_LAYOUT:
@@ -751,8 +774,8 @@ def read_pnet(path):
     """Reads a .pnet file back into the dict `write_pnet` takes (plus "family")."""
     with open(path, "rb") as f:
         data = f.read()
-    magic, family, window, channels, hidden, reserved = struct.unpack_from(HEADER_FORMAT, data)
-    if magic != MAGIC or reserved != 0 or len(data) != pnet_size(window, channels, hidden):
+    magic, family, window, channels, hidden, cells = struct.unpack_from(HEADER_FORMAT, data)
+    if magic != MAGIC or cells not in CELLS.values() or len(data) != pnet_size(window, channels, hidden):
         raise ValueError(f"{path}: not a valid .pnet file")
     shapes = {
         "w1": (hidden, channels), "b1": (hidden,), "w2": (hidden, hidden), "b2": (hidden,),
@@ -768,7 +791,7 @@ def read_pnet(path):
         offset += count * dt.itemsize
         return array.astype(dtype)
 
-    q = {"family": family, "window": window, "channels": channels, "hidden": hidden}
+    q = {"family": family, "window": window, "channels": channels, "hidden": hidden, "cells": cells}
     q["E"] = take(np.int16, (3**window, channels))
     heads = [{name: take(dtype, shapes[name]) for name, dtype, _ in HEAD_LAYOUT} for _ in (0, 1)]
     for name, _, _ in HEAD_LAYOUT:
@@ -793,9 +816,12 @@ def int_forward(q, keys, empty, side, stats=None):
     """
     side = np.asarray(side, dtype=np.int64)
     features = q["E"][keys].astype(np.int32).sum(axis=2, dtype=np.int32)  # (B, cells, C)
-    act = np.clip(features, 0, 256).astype(np.int64) * empty[..., None]
+    if q.get("cells", 0) == CELLS["linear"]:
+        act = features.astype(np.int64) * empty[..., None]
+    else:
+        act = np.clip(features, 0, 256).astype(np.int64) * empty[..., None]
     pool = act.sum(axis=1)
-    pooled = pool >> POOL_SHIFT
+    pooled = np.clip(pool >> POOL_SHIFT, 0, 32767)
     w1, w2, u = (q[n][side].astype(np.int64) for n in ("w1", "w2", "u"))
     b1, b2, w3, p = (q[n][side].astype(np.int64) for n in ("b1", "b2", "w3", "p"))
     b3 = q["b3"][side].astype(np.int64)

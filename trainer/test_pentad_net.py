@@ -80,11 +80,11 @@ def sets_from_text(text, rule, lam=0.5):
     return pn.position_sets(games, lam)
 
 
-def quick_train(sets, window, steps=40, seed=3):
+def quick_train(sets, window, steps=40, seed=3, cells="clipped"):
     """A net trained for a few steps with random symmetries (weights away from their start)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = pn.PentadNet(window=window, channels=8, hidden=8)
+    net = pn.PentadNet(window=window, channels=8, hidden=8, cells=cells)
     optimiser = torch.optim.Adam(net.parameters(), lr=3e-3)
     for _ in range(steps):
         ps = sets[int(rng.integers(len(sets)))]
@@ -418,10 +418,11 @@ class ExportTest(unittest.TestCase):
 
 
 class IntegerInferenceTest(unittest.TestCase):
-    def check_agreement(self, rule, size, window):
+    def check_agreement(self, rule, size, window, cells="clipped"):
         sets = sets_from_text(random_games_text(np.random.default_rng(size), 80, size, rule), rule)
-        net = quick_train(sets, window)
+        net = quick_train(sets, window, cells=cells)
         q, _ = pn.quantise(net)
+        self.assertEqual(q["cells"], pn.CELLS[cells])
         value_bound, policy_bound, measured, peak = pn.measure_agreement(net, q, sets, window)
         self.assertGreater(measured, 20)
         self.assertLessEqual(value_bound, VALUE_BOUND)
@@ -433,6 +434,27 @@ class IntegerInferenceTest(unittest.TestCase):
 
     def test_freestyle_int_forward_agrees_with_the_float_net(self):
         self.check_agreement("freestyle", 20, 8)
+
+    def test_linear_cells_int_forward_agrees_with_the_float_net(self):
+        self.check_agreement("freestyle", 15, 8, cells="linear")
+        self.check_agreement("renju", 15, 10, cells="linear")
+
+    def test_linear_cells_are_not_clipped(self):
+        # The by-hand position below with linear cells: the centre's four rows sum to 400
+        # (clipped cells stop at 256), so pool = 400 + 8 * 100 = 1200 and g = 75.
+        keys = pn.compute_keys(board_from(5), 8)
+        q = {"E": np.zeros((3**8, 1), dtype=np.int16), "cells": pn.CELLS["linear"]}
+        q["E"][int(keys[0, 12, 0])] = 100
+        for name, dtype, _ in pn.HEAD_LAYOUT:
+            shape = {"b1": (2, 1), "b2": (2, 1), "w3": (2, 1), "b3": (2,), "p": (2, 1)}.get(name, (2, 1, 1))
+            q[name] = np.zeros(shape, dtype=dtype)
+        q["w1"][0], q["w2"][0], q["w3"][0] = 64, 64, 64
+        value, _ = pn.int_forward(q, keys, np.ones((1, 25), dtype=bool), np.array([0]))
+        self.assertEqual(value[0], 64 * 75 / 16384)
+        # A negative pool reaches the heads as zero, as in the engine.
+        q["E"] = -q["E"]
+        value, _ = pn.int_forward(q, keys, np.ones((1, 25), dtype=bool), np.array([0]))
+        self.assertEqual(value[0], 0.0)
 
     def test_int_forward_by_hand(self):
         # One channel, one hidden unit, an empty 5x5 board. On it the centre c3 = (2, 2) has
@@ -549,6 +571,35 @@ class TrainScriptTest(unittest.TestCase):
         self.assertFalse(q["u"].any(), "the context weights stay zero")
         self.assertTrue(q["p"].any(), "the plain policy is trained")
         self.assertFalse(q["w3"].any() or q["b3"].any(), "no value")
+
+    def test_a_value_network_with_linear_cells(self):
+        text = random_games_text(np.random.default_rng(8), 60, 15, "freestyle")
+        with tempfile.TemporaryDirectory() as folder:
+            games, evals = games_with_zero_evals(text, folder)
+            out = Path(folder) / "v"
+            common = [str(games), "--evals", evals, "--rule", "freestyle"]
+            args = common + ["--epochs", "1", "--cells", "linear", "--policy-weight", "0", "--lr", "0.03", "--out", str(out)]
+            with contextlib.redirect_stdout(io.StringIO()):
+                train.main(args + ["--channels", "8", "--hidden", "8"])
+                train.main(common + ["--export-only", f"{out}.pt", "--out", f"{out}2"])
+                # Training on from the checkpoint keeps its cells; asking for others is refused.
+                train.main(common + ["--epochs", "0", "--init", f"{out}.pt", "--policy-weight", "0", "--out", f"{out}3"])
+            data = Path(f"{out}.pnet").read_bytes()
+            q = pn.read_pnet(f"{out}.pnet")
+            self.check_agreement_file(q, Path(f"{out}.agree.txt").read_text())
+            self.assertEqual(data, Path(f"{out}2.pnet").read_bytes())
+            self.assertEqual(data, Path(f"{out}3.pnet").read_bytes())
+            refused = [
+                common + ["--cells", "linear", "--out", str(out)],
+                common + ["--init", f"{out}.pt", "--cells", "clipped", "--out", str(out)],
+            ]
+            for bad in refused:
+                with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
+                    with contextlib.redirect_stdout(io.StringIO()):
+                        train.main(bad)
+        self.assertEqual(data[:16], b"PNTDNET1" + struct.pack("<BBHHH", 1, 8, 8, 8, 1))
+        self.assertFalse(q["p"].any() or q["u"].any(), "no policy")
+        self.assertTrue(q["w3"].any(), "a value")
 
     def test_lambda_per_file_and_training_from_a_checkpoint(self):
         text = random_games_text(np.random.default_rng(5), 40, 15)

@@ -62,6 +62,12 @@ def parse_args(argv):
         action="store_false",
         help="keep the policy's context weights (u) at zero: a policy the engine reads without the heads",
     )
+    parser.add_argument(
+        "--cells",
+        choices=sorted(pn.CELLS),
+        help="a cell's activation: its feature sum clipped to [0, 1] (default), or the sum itself (linear: a value "
+        "network, cheaper for the engine to keep up to date; needs --policy-weight 0)",
+    )
     parser.add_argument("--channels", type=int, default=32)
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--seed", type=int, default=1)
@@ -78,6 +84,8 @@ def parse_args(argv):
         parser.error("--out is required when training")
     if len(args.evals) != len(args.games):
         parser.error("give one --evals file per games file")
+    if args.cells == "linear" and args.policy_weight != 0:
+        parser.error("a network with linear cells has no policy: give --policy-weight 0")
     if len(args.lam) not in (1, len(args.games)):
         parser.error("give one --lambda for all games files or one per file")
     if len(args.value_weight) not in (1, len(args.games)):
@@ -284,15 +292,20 @@ def train(args):
         if init_window != window:
             sys.exit(f"{args.init} reads a window of {init_window} cells, not {window}")
         net = pn.PentadNet.from_state_dict(state, rule=args.rule)
+        if args.cells not in (None, net.cells):
+            sys.exit(f"{args.init} has {net.cells} cells, not {args.cells}")
     else:
-        net = pn.PentadNet(window=window, channels=args.channels, hidden=args.hidden, rule=args.rule)
+        cells = args.cells or "clipped"
+        net = pn.PentadNet(window=window, channels=args.channels, hidden=args.hidden, rule=args.rule, cells=cells)
     net.to(device)
     if device.type != "cpu":
         print(f"training on {device} ({torch.cuda.get_device_name(device)})")
-    if not args.policy_context:
+    # A policy without context keeps u at zero; linear cells keep no policy at all.
+    frozen = {"u": not args.policy_context or net.cells == "linear", "p": net.cells == "linear"}
+    for name in (name for name, zero in frozen.items() if zero):
         with torch.no_grad():
-            net.u.zero_()
-        net.u.requires_grad_(False)
+            getattr(net, name).zero_()
+        getattr(net, name).requires_grad_(False)
     trained = [p for p in net.parameters() if p.requires_grad]
     optimiser = torch.optim.Adam(trained, lr=args.lr, fused=True)
     print_baselines(sets)

@@ -15,6 +15,13 @@
 //! nothing) cost a few stores, and sibling leaves compute only their own move's cells. Undo
 //! records sit in a fixed slot per batch, reserved at a rebuild; a rebuild of the board
 //! (walls) starts the state afresh.
+//!
+//! A network with linear cells (no clip) needs no activations: its pool is a sum of table
+//! rows, one per empty cell and direction, and a move changes it by two rows per cell its
+//! lines reach. The state then keeps the pool at each move of the present line since the
+//! rebuild; a read goes back to the newest pool the board's history still shares and adds
+//! each newer move's change, computed from the present keys with the still newer stones
+//! taken out.
 
 use std::sync::Arc;
 
@@ -88,6 +95,9 @@ pub(super) struct Features {
     undo: Vec<(u32, Act)>,
     /// False until the first rebuild, and after any change that bypassed the history.
     valid: bool,
+    /// A network with linear cells keeps no activations, only the pool: per length of
+    /// `applied` brought up to date, the pool there (oldest first; the first is the rebuild's).
+    pools: Vec<(u32, [i32; CHANNELS])>,
 }
 
 /// Batches whose undo slots are reserved at a rebuild, so a search never grows the vectors.
@@ -131,6 +141,9 @@ impl Features {
             .count();
         if common < self.base {
             return self.rebuild(board, net);
+        }
+        if net.linear_cells() {
+            return self.sync_linear(board, net, common);
         }
         while self.applied.len() > common {
             self.take_back_batch();
@@ -244,6 +257,32 @@ impl Features {
         self.low_water = self.batches.len() as u32;
     }
 
+    /// [`Features::sync_inline`] for a network with linear cells, whose state shares
+    /// `common` moves with the board's history: back to the newest pool kept within them,
+    /// then the pool changes of the moves since, from the present keys.
+    #[inline(always)]
+    fn sync_linear(&mut self, board: &Board, net: &Network, common: usize) {
+        while self
+            .pools
+            .last()
+            .is_some_and(|&(len, _)| len as usize > common)
+        {
+            self.pools.pop();
+        }
+        let Some(&(len, pool)) = self.pools.last() else {
+            return self.rebuild(board, net);
+        };
+        let len = len as usize;
+        self.applied.truncate(len);
+        self.pool = pool;
+        for j in len..board.history.len() {
+            self.pool = linear_changes(board, net, j, self.pool);
+            let played = &board.history[j];
+            self.applied.push((played.pos, played.color));
+            self.pools.push((self.applied.len() as u32, self.pool));
+        }
+    }
+
     /// Recomputes every cell from the board.
     fn rebuild(&mut self, board: &Board, net: &Network) {
         self.act.clear();
@@ -266,6 +305,9 @@ impl Features {
         self.low_water = 0;
         self.undo.clear();
         self.undo.reserve(RESERVED_BATCHES * MAX_TOUCHED);
+        self.pools.clear();
+        self.pools.reserve(RESERVED_BATCHES);
+        self.pools.push((self.base as u32, self.pool));
         self.valid = true;
     }
 
@@ -321,6 +363,114 @@ fn touched(board: &Board, batch: &Batch, (d, o): (u8, i8)) -> (usize, i32, i32) 
     )
 }
 
+/// `pool` (the linear pool before the board's move `j`) plus what move `j` changed: its
+/// cell loses its four rows, and each empty cell on its lines trades the row of its key
+/// before the move for the row after it. The board may hold newer moves: they are taken
+/// out of the keys, and their cells count as empty.
+#[inline(always)]
+fn linear_changes(
+    board: &Board,
+    net: &Network,
+    j: usize,
+    mut pool: [i32; CHANNELS],
+) -> [i32; CHANNELS] {
+    let played = &board.history[j];
+    if played.pos.is_none() {
+        return pool;
+    }
+    let (x, y) = (played.pos.x() as i32, played.pos.y() as i32);
+    let centre = board.idx(played.pos);
+    let v = usize::from(board.grid[centre]);
+    let reach = net.window() as i32 / 2;
+    for d in 0..4 {
+        let newer = NewerOnLine::find(board, j, x, y, d);
+        // The move's own cell, empty before it.
+        let own = newer.taken_out(board, board.info[centre].keys[d], 0);
+        sub_row(&mut pool, net.row(window_key(net, own)));
+        for o in (-reach..=reach).filter(|&o| o != 0) {
+            let c = (centre as isize + o as isize * board.dirs[d]) as usize;
+            let empty = match board.grid[c] {
+                EMPTY => true,
+                WALL => false,
+                _ => newer.holds(o),
+            };
+            if !empty {
+                continue;
+            }
+            let after = newer.taken_out(board, board.info[c].keys[d], o);
+            let before = after.wrapping_sub(board.place[v][super::incr::slot(-o as isize)]);
+            add_row(&mut pool, net.row(window_key(net, after)));
+            sub_row(&mut pool, net.row(window_key(net, before)));
+        }
+    }
+    pool
+}
+
+/// The moves after move `j` whose stones lie on its line in one direction, near enough to
+/// change a key the move changes: (offset along the line, cell value).
+struct NewerOnLine {
+    stones: [(i32, u8); 20],
+    len: usize,
+}
+
+impl NewerOnLine {
+    #[inline(always)]
+    fn find(board: &Board, j: usize, x: i32, y: i32, d: usize) -> NewerOnLine {
+        let (dx, dy) = DIR_STEPS[d];
+        let mut found = NewerOnLine {
+            stones: [(0, 0); 20],
+            len: 0,
+        };
+        for played in board.history[j + 1..]
+            .iter()
+            .filter(|played| !played.pos.is_none())
+        {
+            let (ox, oy) = (played.pos.x() as i32 - x, played.pos.y() as i32 - y);
+            let t = if dx != 0 { ox * dx } else { oy * dy };
+            if t != 0 && t.abs() <= 10 && (ox, oy) == (t * dx, t * dy) {
+                found.stones[found.len] = (t, board.grid[board.idx(played.pos)]);
+                found.len += 1;
+            }
+        }
+        found
+    }
+
+    /// Whether a newer stone stands at offset `o`.
+    #[inline(always)]
+    fn holds(&self, o: i32) -> bool {
+        self.stones[..self.len].iter().any(|&(t, _)| t == o)
+    }
+
+    /// `key`, of the cell at offset `o`, with the digits of the newer stones taken out.
+    #[inline(always)]
+    fn taken_out(&self, board: &Board, mut key: u64, o: i32) -> u64 {
+        for &(t, v) in &self.stones[..self.len] {
+            let rel = t - o;
+            if rel != 0 && rel.abs() <= 5 {
+                key =
+                    key.wrapping_sub(board.place[usize::from(v)][super::incr::slot(rel as isize)]);
+            }
+        }
+        key
+    }
+}
+
+/// `pool += row` per channel.
+#[inline(always)]
+fn add_row(pool: &mut [i32; CHANNELS], row: &Act) {
+    for (s, &r) in pool.iter_mut().zip(row) {
+        *s += i32::from(r);
+    }
+}
+
+/// `pool -= row` per channel.
+#[inline(always)]
+fn sub_row(pool: &mut [i32; CHANNELS], row: &Act) {
+    for (s, &r) in pool.iter_mut().zip(row) {
+        *s -= i32::from(r);
+    }
+}
+
 /// `pool += new − old` per channel.
 #[inline(always)]
 fn add_change(pool: &mut [i32; CHANNELS], old: &Act, new: &Act) {
@@ -335,6 +485,13 @@ fn add_change(pool: &mut [i32; CHANNELS], old: &Act, new: &Act) {
 #[inline(always)]
 fn cell_activation(board: &Board, net: &Network, i: usize) -> Act {
     net.cell_activation(window_keys(net, board.info[i].keys))
+}
+
+/// The network's key of one of a cell's lines ([`window_keys`]).
+#[inline(always)]
+fn window_key(net: &Network, key: u64) -> usize {
+    let [k, ..] = window_keys(net, [key; 4]);
+    k
 }
 
 /// The network's keys of a cell: the Black halves of the board's 10-slot keys, cut to its
@@ -438,6 +595,13 @@ impl Board {
         let Some(net) = &self.net else {
             return f(&|_| [0; CHANNELS]);
         };
+        if net.linear_cells() {
+            // Linear cells keep only the pool: each activation from its keys.
+            return f(&|p| match self.is_empty(p) {
+                true => cell_activation(self, net, self.idx(p)),
+                false => [0; CHANNELS],
+            });
+        }
         let mut state = self.features.borrow_mut();
         state.sync(self, net);
         let state = &*state;

@@ -6,7 +6,7 @@
 //! window    u8       one of the family's windows (renju 10 or 8, freestyle 8)
 //! channels  u16      32
 //! hidden    u16      32
-//! reserved  u16      0
+//! cells     u16      0 clipped (clamp(f, 0, 1)), 1 linear (f itself; value networks only)
 //! E         3^window × channels i16, [key][channel]; row 0 zero
 //! then for Black to move, White to move:
 //!   w1 hidden × channels i16 [h][c]; b1 hidden i32; w2 hidden × hidden i16 [out][in];
@@ -91,9 +91,10 @@ pub fn parse(bytes: &[u8]) -> Result<Network> {
         usize::from(channels) == CHANNELS && usize::from(hidden) == HIDDEN,
         "this build reads {CHANNELS} channels and {HIDDEN} hidden units, not {channels} and {hidden}"
     );
+    let cells = r.u16("the header")?;
     ensure!(
-        r.u16("the header")? == 0,
-        "reserved header field is not zero"
+        cells <= 1,
+        "unknown cell kind {cells} (0 clipped, 1 linear)"
     );
     let keys = 3usize.pow(u32::from(window));
     let mut embedding = Vec::with_capacity(keys);
@@ -115,7 +116,15 @@ pub fn parse(bytes: &[u8]) -> Result<Network> {
         "{} bytes after the end of the network",
         bytes.len() - r.at
     );
-    Ok(Network::new(family, embedding.into_boxed_slice(), heads))
+    let mut net = Network::new(family, embedding.into_boxed_slice(), heads);
+    if cells == 1 {
+        ensure!(
+            !net.has_policy(),
+            "a network with linear cells has no policy"
+        );
+        net.linear = true;
+    }
+    Ok(net)
 }
 
 fn read_heads(r: &mut Reader) -> Result<Heads> {
@@ -164,7 +173,7 @@ fn to_bytes(net: &Network) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
     out.push(net.family.code());
     out.push(net.window as u8);
-    for v in [CHANNELS as u16, HIDDEN as u16, 0] {
+    for v in [CHANNELS as u16, HIDDEN as u16, u16::from(net.linear)] {
         out.extend(v.to_le_bytes());
     }
     let i16s = |out: &mut Vec<u8>, vs: &[i16]| vs.iter().for_each(|v| out.extend(v.to_le_bytes()));
@@ -283,6 +292,30 @@ pub(crate) mod tests {
                 assert_eq!(to_bytes(&back), bytes);
             }
         }
+    }
+
+    #[test]
+    fn a_value_network_may_have_linear_cells_and_a_policy_may_not() {
+        let mut value = random_value_network(Family::Freestyle, 4);
+        value.linear = true;
+        let back = parse(&to_bytes(&value)).unwrap();
+        assert!(back.linear_cells() && back.has_value());
+        assert_eq!(to_bytes(&back), to_bytes(&value));
+        // The header's cell kind: 0 clipped, 1 linear, nothing else.
+        let mut bytes = to_bytes(&value);
+        assert_eq!(bytes[14..16], [1, 0]);
+        bytes[14] = 2;
+        let err = |bytes: &[u8]| format!("{:#}", parse(bytes).unwrap_err());
+        assert!(err(&bytes).contains("unknown cell kind 2"));
+        let mut policy = random_network(Family::Freestyle, 5);
+        policy.linear = true;
+        assert!(err(&to_bytes(&policy)).contains("linear cells has no policy"));
+        // A linear cell's activation is its rows' sum, past the clip at either end.
+        let keys = [1, 2, 3, 4];
+        let sum: [i16; CHANNELS] =
+            std::array::from_fn(|c| keys.iter().map(|&k| back.row(k)[c]).sum());
+        assert_eq!(back.cell_activation(keys), sum);
+        assert!(sum.iter().any(|&a| !(0..=256).contains(&a)));
     }
 
     #[test]

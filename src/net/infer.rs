@@ -73,13 +73,19 @@ unsafe fn dot32_avx2(w: &Lanes, x: &Lanes, b: i32) -> i32 {
 
 impl Network {
     /// The activation of an empty cell with Black-view line keys `keys`:
-    /// `clamp(Σ_d E[key_d], 0, ACT_ONE)` per channel.
+    /// `clamp(Σ_d E[key_d], 0, ACT_ONE)` per channel (the sum unclipped for a network with
+    /// linear cells).
     #[inline(always)]
     pub fn cell_activation(&self, keys: [usize; 4]) -> [i16; CHANNELS] {
         let [a, b, c, d] = keys.map(|k| self.row(k));
         std::array::from_fn(|i| {
             // Rows hold at most i16::MAX / 4 in magnitude (checked on load): no overflow.
-            (a[i] + b[i] + c[i] + d[i]).clamp(0, ACT_ONE as i16)
+            let sum = a[i] + b[i] + c[i] + d[i];
+            if self.linear_cells() {
+                sum
+            } else {
+                sum.clamp(0, ACT_ONE as i16)
+            }
         })
     }
 }

@@ -125,6 +125,9 @@ pub struct Network {
     policy_reads_context: bool,
     /// Per side to move, the policy's channel weights without context (`p` alone).
     plain_policy: [[i32; CHANNELS]; 2],
+    /// A cell's activation is its feature sum unclipped (a value network only): the pooled
+    /// sum is then a sum of table rows, which a move changes by two rows per cell it reaches.
+    linear: bool,
 }
 
 impl Network {
@@ -147,7 +150,14 @@ impl Network {
             has_policy,
             policy_reads_context,
             plain_policy,
+            linear: false,
         }
+    }
+
+    /// Whether a cell's activation is its feature sum unclipped (see [`Network::linear`]).
+    #[inline(always)]
+    pub fn linear_cells(&self) -> bool {
+        self.linear
     }
 
     /// Whether the network has a value (a network whose value heads are all zero is a
