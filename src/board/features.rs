@@ -386,7 +386,7 @@ fn linear_changes(
         let newer = NewerOnLine::find(board, j, x, y, d);
         // The move's own cell, empty before it.
         let own = newer.taken_out(board, board.info[centre].keys[d], 0);
-        sub_row(&mut pool, net.row(window_key(net, own)));
+        add_change(&mut pool, net.row(window_key(net, own)), &[0; CHANNELS]);
         for o in (-reach..=reach).filter(|&o| o != 0) {
             let c = (centre as isize + o as isize * board.dirs[d]) as usize;
             let empty = match board.grid[c] {
@@ -399,8 +399,8 @@ fn linear_changes(
             }
             let after = newer.taken_out(board, board.info[c].keys[d], o);
             let before = after.wrapping_sub(board.place[v][super::incr::slot(-o as isize)]);
-            add_row(&mut pool, net.row(window_key(net, after)));
-            sub_row(&mut pool, net.row(window_key(net, before)));
+            let (after, before) = (window_key(net, after), window_key(net, before));
+            add_change(&mut pool, net.row(before), net.row(after));
         }
     }
     pool
@@ -455,27 +455,12 @@ impl NewerOnLine {
     }
 }
 
-/// `pool += row` per channel.
-#[inline(always)]
-fn add_row(pool: &mut [i32; CHANNELS], row: &Act) {
-    for (s, &r) in pool.iter_mut().zip(row) {
-        *s += i32::from(r);
-    }
-}
-
-/// `pool -= row` per channel.
-#[inline(always)]
-fn sub_row(pool: &mut [i32; CHANNELS], row: &Act) {
-    for (s, &r) in pool.iter_mut().zip(row) {
-        *s -= i32::from(r);
-    }
-}
-
 /// `pool += new − old` per channel.
 #[inline(always)]
 fn add_change(pool: &mut [i32; CHANNELS], old: &Act, new: &Act) {
     for ((s, &o), &n) in pool.iter_mut().zip(old).zip(new) {
-        // Activations lie in [0, 256]: the difference fits an i16.
+        // Activations lie in [0, 256], and table rows (linear cells) within ±8191 (checked
+        // on load): the difference fits an i16.
         *s += i32::from(n - o);
     }
 }
