@@ -40,10 +40,22 @@ PROVEN_SCORE = 20000
 SCORE_SCALE = 600.0
 
 MAGIC = b"PNTDNET1"
-HEADER_FORMAT = "<8sBBHHH"  # magic, family, window, channels, hidden, cells
+HEADER_FORMAT = "<8sBBHHH"  # magic, family, window, channels, hidden, kind
 # A cell's activation: its feature sum clipped to [0, 1], or (a value network only) the sum
 # itself, so that the engine changes the pooled sum by two table rows per cell a move reaches.
+# The header's kind holds it in bit 0.
 CELLS = {"clipped": 0, "linear": 1}
+# Bit 1 of the header's kind: the file has count rows (a value network only): one row per
+# pattern count of the engine's board (`Board::raw_counts`, written by `pentad-tools
+# static-eval --counts`), each count times its row added to the pool.
+KIND_COUNT_ROWS = 2
+COUNTS = 64
+# Largest magnitude of a count row entry the engine accepts (in 1/256).
+MAX_COUNT_WEIGHT = 32767 // 16
+# The count rows are trained as parameter * scale: the first 32 counts are of (cell,
+# direction) pairs, in the hundreds on a board, so their rows learn at a sixteenth of the rate
+# of the per-cell counts' (a reparameterisation for the optimiser; the file holds the product).
+COUNT_ROW_SCALE = np.array([1.0 / 16] * 32 + [1.0] * 32, dtype=np.float32)
 
 HEADER_SIZE = struct.calcsize(HEADER_FORMAT)  # 16
 
@@ -101,6 +113,8 @@ class Game:
     # Per searched move, (the played move's child's classical evaluation, [(x, y, eval) of
     # sibling moves]) from `static-eval --siblings`; None when the file has no siblings.
     siblings: list = None
+    # Per searched move, the board's 64 pattern counts (`static-eval --counts`); None: none.
+    counts: list = None
 
 
 def parse_move(text, size):
@@ -232,6 +246,33 @@ def read_evals(path):
     return evals
 
 
+def read_counts(path):
+    """A `pentad-tools static-eval --counts` file -> {game id: [64 counts per searched move]}."""
+    counts = {}
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            fields = line.split()
+            try:
+                if len(fields) != 2 or not fields[0].isdigit():
+                    raise ValueError
+                moves = [] if fields[1] == "-" else [[int(v) for v in t.split(":")] for t in fields[1].split(",")]
+                if any(len(m) != COUNTS or min(m) < 0 for m in moves):
+                    raise ValueError
+            except ValueError:
+                raise ValueError(f"{path}:{number}: not an `<id> <counts>` line") from None
+            counts[int(fields[0])] = moves
+    return counts
+
+
+def attach_counts(games, counts, source):
+    """Gives each game its pattern counts; a game without one set per searched move is an error."""
+    for game in games:
+        values = counts.get(game.game_id)
+        if values is None or len(values) != len(game.scores):
+            raise ValueError(f"{source}: no pattern counts per searched move for game {game.game_id}")
+        game.counts = values
+
+
 def attach_evals(games, evals, source):
     """Gives each game its classical evaluations; a game without the right count is an error."""
     for game in games:
@@ -326,6 +367,7 @@ class PositionSet:
         self.xs = np.zeros((len(games), length), dtype=np.int8)
         self.ys = np.zeros((len(games), length), dtype=np.int8)
         game_idx, plies, black_results, scores, bases, sibs, lams, weights = [], [], [], [], [], [], [], []
+        counts = []
         for index, game in enumerate(games):
             self.xs[index, : len(game.xs)] = game.xs
             self.ys[index, : len(game.ys)] = game.ys
@@ -338,6 +380,7 @@ class PositionSet:
             weights.extend([1.0 if game.value_weight is None else game.value_weight] * searched)
             bases.extend(game.evals if game.evals is not None else [0] * searched)
             sibs.extend(game.siblings if game.siblings is not None else [None] * searched)
+            counts.extend(game.counts if game.counts is not None else [[0] * COUNTS] * searched)
         self.game = np.array(game_idx, dtype=np.int64)
         self.ply = np.array(plies, dtype=np.int64)
         self.side = self.ply & 1  # 0 Black to move, 1 White to move
@@ -346,6 +389,8 @@ class PositionSet:
         # The classical evaluation as a logit: the network's value is a correction to it.
         self.base = (np.asarray(bases, dtype=np.float64) / SCORE_SCALE).astype(np.float32)
         self.set_siblings(sibs)
+        # The pattern counts do not change under the board's symmetries.
+        self.counts = np.asarray(counts, dtype=np.int16).reshape(-1, COUNTS)
         game_held_out = np.array([g.game_id % 20 == 0 for g in games], dtype=bool)
         self.held_out = game_held_out[self.game]
         # Reading order across sets (file, line, ply): the agreement file takes the first
@@ -428,6 +473,7 @@ class PositionSet:
             "target": self.target[indices],
             "base": self.base[indices],
             "weight": self.value_weight[indices],
+            "counts": self.counts[indices],
         }
 
     def moves_text(self, index):
@@ -537,7 +583,8 @@ def model_inputs(batch, rows, device="cpu"):
     side = tensor(batch["side"], device, np.int64)
     used_rows = tensor(incidence["used_rows"], device)
     gather, scatter = csr(incidence["gather"], device), csr(incidence["scatter"], device)
-    return (gather, scatter, used_rows, tensor(batch["empty"], device), side), used_rows
+    counts = tensor(batch["counts"], device, np.float32) if "counts" in batch else None
+    return (gather, scatter, used_rows, tensor(batch["empty"], device), side, counts), used_rows
 
 
 class PentadNet(nn.Module):
@@ -545,9 +592,10 @@ class PentadNet(nn.Module):
 
     Head parameters are stacked with a leading dimension of 2 (0 = Black to move).
     The buffer `seen` marks embedding rows met at an empty cell of a training position.
+    With `counts`, the parameter `count_rows` weighs the board's pattern counts into the pool.
     """
 
-    def __init__(self, window=10, channels=32, hidden=32, rule=None, cells="clipped"):
+    def __init__(self, window=10, channels=32, hidden=32, rule=None, cells="clipped", counts=False):
         super().__init__()
         self.rule = rule or WINDOW_FAMILY[window]
         if window not in RULE_WINDOWS[self.rule]:
@@ -563,6 +611,8 @@ class PentadNet(nn.Module):
         self.b3 = nn.Parameter(torch.empty(2))
         self.p = nn.Parameter(torch.empty(2, channels))
         self.u = nn.Parameter(torch.empty(2, channels, hidden))
+        # Zero at the start, as the value head's last layer: no correction until trained.
+        self.count_rows = nn.Parameter(torch.zeros(COUNTS, channels)) if counts else None
         self.register_buffer("seen", torch.zeros(self.rows, dtype=torch.bool))
         # A buffer, so that a checkpoint keeps its kind of cells.
         self.register_buffer("linear", torch.tensor(cells == "linear"))
@@ -592,7 +642,8 @@ class PentadNet(nn.Module):
         rows, channels = state["embed"].shape
         window = round(math.log(rows, 3))
         cells = "linear" if bool(state.get("linear", False)) else "clipped"
-        net = cls(window=window, channels=channels, hidden=state["w1"].shape[1], rule=rule, cells=cells)
+        counts = "count_rows" in state
+        net = cls(window=window, channels=channels, hidden=state["w1"].shape[1], rule=rule, cells=cells, counts=counts)
         # Checkpoints from before the kind of cells was kept have clipped cells.
         net.load_state_dict({"linear": net.linear, **state})
         return net
@@ -615,6 +666,13 @@ class PentadNet(nn.Module):
         # hardtanh is clamp(x, 0, 1) with a single fused backward kernel.
         return F.hardtanh(features, 0.0, 1.0)
 
+    def quantised_count_rows(self):
+        """The count rows as the file holds them (parameter times its scale, on the 1/256 grid
+        and within the engine's bound), with straight-through gradients."""
+        scale = torch.as_tensor(COUNT_ROW_SCALE, device=self.count_rows.device)[:, None]
+        bound = MAX_COUNT_WEIGHT / EMBED_SCALE
+        return fake_quantise((self.count_rows * scale).clamp(-bound, bound), EMBED_SCALE)
+
     def quantised_heads(self):
         """Head parameters on the export's grid (fake-quantised), by name."""
         return {name: fake_quantise(getattr(self, name), scale) for name, _, scale in HEAD_LAYOUT}
@@ -629,10 +687,11 @@ class PentadNet(nn.Module):
         both = inputs @ weight.reshape(-1, weight.shape[-1]).T  # (B, 2 * out)
         return both.view(len(side), 2, -1)[torch.arange(len(side), device=side.device), side]
 
-    def forward(self, gather, scatter, used_rows, empty, side):
+    def forward(self, gather, scatter, used_rows, empty, side, counts=None):
         """-> (value logit (B,), policy logits (B, N*N) with stones at -inf).
 
-        gather, scatter, used_rows: the batch's pattern incidence (`model_inputs`).
+        gather, scatter, used_rows: the batch's pattern incidence (`model_inputs`); counts:
+        the positions' pattern counts (B, 64), read by a net with count rows.
         Quantisation-aware: parameters enter rounded to the export's fixed-point grid and the
         integer net's shifts are floors (both with straight-through gradients). All values
         are then multiples of powers of two small enough to be exact in float32, so the float
@@ -641,8 +700,13 @@ class PentadNet(nn.Module):
         q = self.quantised_heads()
         act = self.activations(gather, scatter, used_rows, empty)
         # Each floor below is one of the integer net's shifts: pool >> 4 and the three >> 6.
-        pooled = fake_floor(act.sum(dim=1) / 16.0, EMBED_SCALE)
-        if self.linear:
+        total = act.sum(dim=1)
+        if self.count_rows is not None:
+            # In float64: counts in the hundreds times rows can pass float32's exact integers.
+            total = total.double() + counts.double() @ self.quantised_count_rows().double()
+        pooled = fake_floor(total / 16.0, EMBED_SCALE).float()
+        if self.linear or self.count_rows is not None:
+            # The engine's clamp of the pool into [0, i16::MAX] (clipped cells alone stay inside).
             pooled = F.hardtanh(pooled, 0.0, POOLED_MAX)
         h1 = F.hardtanh(fake_floor(self.head_layer(pooled, q["w1"], side) + q["b1"][side], EMBED_SCALE), 0.0, 1.0)
         h2 = F.hardtanh(fake_floor(self.head_layer(h1, q["w2"], side) + q["b2"][side], EMBED_SCALE), 0.0, 1.0)
@@ -719,15 +783,15 @@ def sibling_loss(net, children, temperature):
 # ---------------------------------------------------------------------------------------
 
 
-def pnet_size(window, channels, hidden):
-    """Bytes of a .pnet file: header, E (i16), then two heads."""
+def pnet_size(window, channels, hidden, count_rows=False):
+    """Bytes of a .pnet file: header, E (i16), the count rows if any, then two heads."""
     head = (
         2 * hidden * channels + 4 * hidden  # w1, b1
         + 2 * hidden * hidden + 4 * hidden  # w2, b2
         + 2 * hidden + 4  # w3, b3
         + 2 * channels + 2 * channels * hidden  # p, u
     )
-    return HEADER_SIZE + 2 * 3**window * channels + 2 * head
+    return HEADER_SIZE + 2 * (3**window + COUNTS * count_rows) * channels + 2 * head
 
 
 def quantise_array(name, values, dtype, scale, warnings):
@@ -755,6 +819,9 @@ def quantise(net):
         q[name] = quantise_array(name, getattr(net, name).detach().cpu().numpy(), dtype, scale, warnings)
     q["window"], q["channels"], q["hidden"] = net.window, net.channels, net.hidden
     q["cells"] = CELLS[net.cells]
+    if net.count_rows is not None:
+        rows = net.quantised_count_rows().detach().cpu().numpy()
+        q["R"] = quantise_array("R", rows, np.int16, EMBED_SCALE, warnings)
     q["family"] = FAMILIES[net.rule][0]
     return q, warnings
 
@@ -762,9 +829,12 @@ def quantise(net):
 def write_pnet(path, q):
     """Writes the little-endian .pnet file of quantised arrays `q`."""
     with open(path, "wb") as f:
-        header = (MAGIC, q["family"], q["window"], q["channels"], q["hidden"], q.get("cells", 0))
+        kind = q.get("cells", 0) | (KIND_COUNT_ROWS if "R" in q else 0)
+        header = (MAGIC, q["family"], q["window"], q["channels"], q["hidden"], kind)
         f.write(struct.pack(HEADER_FORMAT, *header))
         f.write(q["E"].astype("<i2").tobytes())
+        if "R" in q:
+            f.write(q["R"].astype("<i2").tobytes())
         for side in (0, 1):
             for name, dtype, _ in HEAD_LAYOUT:
                 f.write(q[name][side].astype(np.dtype(dtype).newbyteorder("<")).tobytes())
@@ -774,8 +844,10 @@ def read_pnet(path):
     """Reads a .pnet file back into the dict `write_pnet` takes (plus "family")."""
     with open(path, "rb") as f:
         data = f.read()
-    magic, family, window, channels, hidden, cells = struct.unpack_from(HEADER_FORMAT, data)
-    if magic != MAGIC or cells not in CELLS.values() or len(data) != pnet_size(window, channels, hidden):
+    magic, family, window, channels, hidden, kind = struct.unpack_from(HEADER_FORMAT, data)
+    cells, count_rows = kind & ~KIND_COUNT_ROWS, bool(kind & KIND_COUNT_ROWS)
+    size = pnet_size(window, channels, hidden, count_rows)
+    if magic != MAGIC or cells not in CELLS.values() or len(data) != size:
         raise ValueError(f"{path}: not a valid .pnet file")
     shapes = {
         "w1": (hidden, channels), "b1": (hidden,), "w2": (hidden, hidden), "b2": (hidden,),
@@ -793,6 +865,8 @@ def read_pnet(path):
 
     q = {"family": family, "window": window, "channels": channels, "hidden": hidden, "cells": cells}
     q["E"] = take(np.int16, (3**window, channels))
+    if count_rows:
+        q["R"] = take(np.int16, (COUNTS, channels))
     heads = [{name: take(dtype, shapes[name]) for name, dtype, _ in HEAD_LAYOUT} for _ in (0, 1)]
     for name, _, _ in HEAD_LAYOUT:
         q[name] = np.stack([heads[0][name], heads[1][name]])
@@ -806,10 +880,11 @@ def read_pnet(path):
 I32_MAX = 2**31 - 1
 
 
-def int_forward(q, keys, empty, side, stats=None):
+def int_forward(q, keys, empty, side, stats=None, counts=None):
     """The engine's integer inference on a batch -> (value logits, policy logits (B, N*N)).
 
-    q: arrays as `read_pnet` returns them; keys (B, N*N, 4), empty (B, N*N), side (B,).
+    q: arrays as `read_pnet` returns them; keys (B, N*N, 4), empty (B, N*N), side (B,);
+    counts (B, 64), the pattern counts, read when q has count rows ("R").
     Mirrors the spec step by step, in int64; a dict `stats` gets "peak", the largest
     magnitude of any sum before its shift, to check that the engine's i32 holds it.
     Logits are the integers over 16384 (value) and 65536 (policy); stones get -inf.
@@ -821,6 +896,8 @@ def int_forward(q, keys, empty, side, stats=None):
     else:
         act = np.clip(features, 0, 256).astype(np.int64) * empty[..., None]
     pool = act.sum(axis=1)
+    if "R" in q:
+        pool = pool + np.asarray(counts, dtype=np.int64) @ q["R"].astype(np.int64)
     pooled = np.clip(pool >> POOL_SHIFT, 0, 32767)
     w1, w2, u = (q[n][side].astype(np.int64) for n in ("w1", "w2", "u"))
     b1, b2, w3, p = (q[n][side].astype(np.int64) for n in ("b1", "b2", "w3", "p"))
@@ -883,7 +960,7 @@ def measure_agreement(net, q, sets, window, batch_size=256):
             batch = ps.batch(chunk, np.zeros(len(chunk), dtype=np.int64), window)
             float_value, float_policy = float_outputs(net, batch)
             stats = {}
-            int_value, int_policy = int_forward(q, batch["keys"], batch["empty"], batch["side"], stats)
+            int_value, int_policy = int_forward(q, batch["keys"], batch["empty"], batch["side"], stats, batch["counts"])
             peak = max(peak, stats["peak"])
             value_bound = max(value_bound, float(np.abs(float_value - int_value).max()))
             for row in range(len(chunk)):

@@ -71,20 +71,31 @@ def random_games_text(rng, count, size, rule="renju"):
     return "\n".join(lines) + "\n"
 
 
-def sets_from_text(text, rule, lam=0.5):
-    """Position sets of games-file text (through a temporary file and read_games)."""
+def random_counts(rng, games):
+    """Random pattern counts per searched move of each game, as `static-eval --counts` has
+    them: {game id: [64 counts, ...]} (the first 32 in the hundreds, the rest small)."""
+    def one():
+        return [int(v) for v in np.concatenate([rng.integers(0, 400, 32), rng.integers(0, 6, 32)])]
+    return {g.game_id: [one() for _ in g.scores] for g in games}
+
+
+def sets_from_text(text, rule, lam=0.5, counts_seed=None):
+    """Position sets of games-file text (through a temporary file and read_games), with
+    random pattern counts when `counts_seed` is given."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "g.games"
         path.write_text(text)
         games, _ = pn.read_games(str(path), rule)
+    if counts_seed is not None:
+        pn.attach_counts(games, random_counts(np.random.default_rng(counts_seed), games), "test")
     return pn.position_sets(games, lam)
 
 
-def quick_train(sets, window, steps=40, seed=3, cells="clipped"):
+def quick_train(sets, window, steps=40, seed=3, cells="clipped", counts=False):
     """A net trained for a few steps with random symmetries (weights away from their start)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = pn.PentadNet(window=window, channels=8, hidden=8, cells=cells)
+    net = pn.PentadNet(window=window, channels=8, hidden=8, cells=cells, counts=counts)
     optimiser = torch.optim.Adam(net.parameters(), lr=3e-3)
     for _ in range(steps):
         ps = sets[int(rng.integers(len(sets)))]
@@ -418,11 +429,15 @@ class ExportTest(unittest.TestCase):
 
 
 class IntegerInferenceTest(unittest.TestCase):
-    def check_agreement(self, rule, size, window, cells="clipped"):
-        sets = sets_from_text(random_games_text(np.random.default_rng(size), 80, size, rule), rule)
-        net = quick_train(sets, window, cells=cells)
+    def check_agreement(self, rule, size, window, cells="clipped", counts=False):
+        text = random_games_text(np.random.default_rng(size), 80, size, rule)
+        sets = sets_from_text(text, rule, counts_seed=size if counts else None)
+        net = quick_train(sets, window, cells=cells, counts=counts)
         q, _ = pn.quantise(net)
         self.assertEqual(q["cells"], pn.CELLS[cells])
+        self.assertEqual("R" in q, counts)
+        if counts:
+            self.assertTrue(q["R"][:32].any() and q["R"][32:].any(), "both kinds of count rows trained")
         value_bound, policy_bound, measured, peak = pn.measure_agreement(net, q, sets, window)
         self.assertGreater(measured, 20)
         self.assertLessEqual(value_bound, VALUE_BOUND)
@@ -438,6 +453,25 @@ class IntegerInferenceTest(unittest.TestCase):
     def test_linear_cells_int_forward_agrees_with_the_float_net(self):
         self.check_agreement("freestyle", 15, 8, cells="linear")
         self.check_agreement("renju", 15, 10, cells="linear")
+
+    def test_count_rows_int_forward_agrees_with_the_float_net(self):
+        self.check_agreement("freestyle", 15, 8, cells="linear", counts=True)
+        self.check_agreement("renju", 15, 8, counts=True)
+
+    def test_count_rows_by_hand(self):
+        # No cell rows; count 3 weighs 2.0 (row 512) and count 40 weighs -0.25 (row -64):
+        # pool = 5 * 512 + 7 * -64 = 2112, g = 132, h1 = h2 = 132, value = 64 * 132 / 16384.
+        keys = pn.compute_keys(board_from(5), 8)
+        q = {"E": np.zeros((3**8, 1), dtype=np.int16), "R": np.zeros((64, 1), dtype=np.int16)}
+        q["R"][3], q["R"][40] = 512, -64
+        for name, dtype, _ in pn.HEAD_LAYOUT:
+            shape = {"b1": (2, 1), "b2": (2, 1), "w3": (2, 1), "b3": (2,), "p": (2, 1)}.get(name, (2, 1, 1))
+            q[name] = np.zeros(shape, dtype=dtype)
+        q["w1"][0], q["w2"][0], q["w3"][0] = 64, 64, 64
+        counts = np.zeros((1, 64), dtype=np.int16)
+        counts[0, 3], counts[0, 40] = 5, 7
+        value, _ = pn.int_forward(q, keys, np.ones((1, 25), dtype=bool), np.array([0]), counts=counts)
+        self.assertEqual(value[0], 64 * 132 / 16384)
 
     def test_linear_cells_are_not_clipped(self):
         # The by-hand position below with linear cells: the centre's four rows sum to 400
@@ -600,6 +634,46 @@ class TrainScriptTest(unittest.TestCase):
         self.assertEqual(data[:16], b"PNTDNET1" + struct.pack("<BBHHH", 1, 8, 8, 8, 1))
         self.assertFalse(q["p"].any() or q["u"].any(), "no policy")
         self.assertTrue(q["w3"].any(), "a value")
+
+    def test_a_value_network_with_count_rows(self):
+        text = random_games_text(np.random.default_rng(4), 60, 15, "freestyle")
+        with tempfile.TemporaryDirectory() as folder:
+            games, evals = games_with_zero_evals(text, folder)
+            parsed, _ = pn.read_games(str(games), "freestyle")
+            counts = Path(folder) / "a.counts"
+            table = random_counts(np.random.default_rng(4), parsed)
+            counts.write_text("".join(
+                f"{g} {','.join(':'.join(map(str, c)) for c in moves) or '-'}\n" for g, moves in table.items()
+            ))
+            self.assertEqual(pn.read_counts(str(counts)), table)
+            out = Path(folder) / "c"
+            common = [str(games), "--evals", evals, "--rule", "freestyle", "--policy-weight", "0"]
+            with_counts = common + ["--counts", str(counts)]
+            args = with_counts + ["--epochs", "1", "--cells", "linear", "--lr", "0.03", "--out", str(out)]
+            with contextlib.redirect_stdout(io.StringIO()):
+                train.main(args + ["--channels", "8", "--hidden", "8"])
+                train.main(with_counts + ["--export-only", f"{out}.pt", "--out", f"{out}2"])
+                train.main(with_counts + ["--epochs", "0", "--init", f"{out}.pt", "--out", f"{out}3"])
+            data = Path(f"{out}.pnet").read_bytes()
+            q = pn.read_pnet(f"{out}.pnet")
+            self.assertEqual(data, Path(f"{out}2.pnet").read_bytes())
+            self.assertEqual(data, Path(f"{out}3.pnet").read_bytes())
+            short = Path(folder) / "short.counts"
+            short.write_text("0 1:2:3\n")
+            refused = [
+                [str(games), "--evals", evals, "--rule", "freestyle", "--counts", str(counts), "--out", str(out)],
+                common + ["--init", f"{out}.pt", "--out", str(out)],  # the checkpoint's counts
+                common + ["--export-only", f"{out}.pt"],
+                common + ["--counts", str(short), "--out", str(out)],
+            ]
+            for bad in refused:
+                with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
+                    with contextlib.redirect_stdout(io.StringIO()):
+                        train.main(bad)
+        self.assertEqual(data[:16], b"PNTDNET1" + struct.pack("<BBHHH", 1, 8, 8, 8, 3))
+        self.assertEqual(len(data), pn.pnet_size(8, 8, 8, count_rows=True))
+        self.assertTrue(q["R"].any(), "count rows trained")
+        self.assertFalse(q["p"].any() or q["u"].any(), "no policy")
 
     def test_lambda_per_file_and_training_from_a_checkpoint(self):
         text = random_games_text(np.random.default_rng(5), 40, 15)

@@ -68,6 +68,12 @@ def parse_args(argv):
         help="a cell's activation: its feature sum clipped to [0, 1] (default), or the sum itself (linear: a value "
         "network, cheaper for the engine to keep up to date; needs --policy-weight 0)",
     )
+    parser.add_argument(
+        "--counts",
+        nargs="+",
+        help="the `static-eval --counts` file of each games file, in order: the net weighs the board's pattern "
+        "counts into its pool (a value network; needs --policy-weight 0)",
+    )
     parser.add_argument("--channels", type=int, default=32)
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--seed", type=int, default=1)
@@ -86,6 +92,10 @@ def parse_args(argv):
         parser.error("give one --evals file per games file")
     if args.cells == "linear" and args.policy_weight != 0:
         parser.error("a network with linear cells has no policy: give --policy-weight 0")
+    if args.counts is not None and len(args.counts) != len(args.games):
+        parser.error("give one --counts file per games file")
+    if args.counts is not None and args.policy_weight != 0:
+        parser.error("a network with count rows has no policy: give --policy-weight 0")
     if len(args.lam) not in (1, len(args.games)):
         parser.error("give one --lambda for all games files or one per file")
     if len(args.value_weight) not in (1, len(args.games)):
@@ -93,24 +103,29 @@ def parse_args(argv):
     return args
 
 
-def load_data(paths, eval_paths, rule, lams, value_weights=(1.0,)):
+def load_data(paths, eval_paths, rule, lams, value_weights=(1.0,), count_paths=None):
     """Reads all games files and their evaluations -> position sets by board size; prints what was read.
 
     lams: the game result's weight in the value targets, one for all files or one per file;
-    value_weights: the value loss's weight, the same way.
+    value_weights: the value loss's weight, the same way; count_paths: the pattern counts
+    of each file, or None.
     """
     games = []
     if len(lams) == 1:
         lams = lams * len(paths)
     if len(value_weights) == 1:
         value_weights = list(value_weights) * len(paths)
-    for path, eval_path, lam, value_weight in zip(paths, eval_paths, lams, value_weights):
+    for index, (path, eval_path, lam, value_weight) in enumerate(zip(paths, eval_paths, lams, value_weights)):
         file_games, skipped = pn.read_games(path, rule)
         for game in file_games:
             game.lam = lam
             game.value_weight = value_weight
         try:
             pn.attach_evals(file_games, pn.read_evals(eval_path), eval_path)
+            if count_paths is not None:
+                pn.attach_counts(file_games, pn.read_counts(count_paths[index]), count_paths[index])
+                if any(game.siblings is not None for game in file_games):
+                    raise ValueError(f"{eval_path}: a network with count rows cannot rank siblings (they have no counts)")
         except (OSError, ValueError) as error:
             sys.exit(str(error))
         games.extend(file_games)
@@ -285,7 +300,7 @@ def train(args):
     window = args.window or pn.FAMILIES[args.rule][1]
     if window not in pn.RULE_WINDOWS[args.rule]:
         sys.exit(f"a {args.rule} net reads a window of {pn.RULE_WINDOWS[args.rule]} cells, not {window}")
-    sets = load_data(args.games, args.evals, args.rule, args.lam, args.value_weight)
+    sets = load_data(args.games, args.evals, args.rule, args.lam, args.value_weight, args.counts)
     if args.init:
         state = torch.load(args.init, weights_only=True, map_location="cpu")
         init_window = round(math.log(state["embed"].shape[0], 3))
@@ -294,14 +309,21 @@ def train(args):
         net = pn.PentadNet.from_state_dict(state, rule=args.rule)
         if args.cells not in (None, net.cells):
             sys.exit(f"{args.init} has {net.cells} cells, not {args.cells}")
+        if (net.count_rows is not None) != (args.counts is not None):
+            sys.exit(f"{args.init} {'has' if net.count_rows is not None else 'has no'} count rows: give --counts with it, or not")
     else:
         cells = args.cells or "clipped"
-        net = pn.PentadNet(window=window, channels=args.channels, hidden=args.hidden, rule=args.rule, cells=cells)
+        net = pn.PentadNet(
+            window=window, channels=args.channels, hidden=args.hidden, rule=args.rule, cells=cells,
+            counts=args.counts is not None,
+        )
     net.to(device)
     if device.type != "cpu":
         print(f"training on {device} ({torch.cuda.get_device_name(device)})")
-    # A policy without context keeps u at zero; linear cells keep no policy at all.
-    frozen = {"u": not args.policy_context or net.cells == "linear", "p": net.cells == "linear"}
+    # A policy without context keeps u at zero; a network with linear cells or count rows
+    # keeps no policy at all.
+    no_policy = net.cells == "linear" or net.count_rows is not None
+    frozen = {"u": not args.policy_context or no_policy, "p": no_policy}
     for name in (name for name, zero in frozen.items() if zero):
         with torch.no_grad():
             getattr(net, name).zero_()
@@ -340,7 +362,9 @@ def export_only(args):
     if rule != args.rule:
         print(f"note: the checkpoint is a {rule} net; reading {rule} games")
     out = args.out or str(Path(args.export_only).with_suffix(""))
-    export(net, load_data(args.games, args.evals, rule, args.lam, args.value_weight), rule, out)
+    if (net.count_rows is not None) != (args.counts is not None):
+        sys.exit(f"{args.export_only} {'has' if net.count_rows is not None else 'has no'} count rows: give --counts with it, or not")
+    export(net, load_data(args.games, args.evals, rule, args.lam, args.value_weight, args.counts), rule, out)
 
 
 def main(argv=None):

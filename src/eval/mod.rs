@@ -83,9 +83,8 @@ pub fn evaluate_classical(board: &Board) -> i32 {
 /// The network's value logit for the side to move, in evaluation units: what it adds to the
 /// classical evaluation (it was trained on top of it, `pentad-tools static-eval`).
 pub fn net_correction(board: &Board, net: &crate::net::Network) -> i32 {
-    let hidden = net
-        .heads(board.side_to_move().index())
-        .hidden(&board.net_pool());
+    let pool = net.value_pool(board.net_pool(), || board.raw_counts());
+    let hidden = net.heads(board.side_to_move().index()).hidden(&pool);
     let units = i64::from(hidden.value) * EVAL_PER_LOGIT / i64::from(crate::net::VALUE_ONE);
     units.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
 }

@@ -6,8 +6,11 @@
 //! window    u8       one of the family's windows (renju 10 or 8, freestyle 8)
 //! channels  u16      32
 //! hidden    u16      32
-//! cells     u16      0 clipped (clamp(f, 0, 1)), 1 linear (f itself; value networks only)
+//! kind      u16      bit 0: linear cells (f itself, not clamp(f, 0, 1)); bit 1: count rows
+//!                    (both for value networks only); other bits zero
 //! E         3^window × channels i16, [key][channel]; row 0 zero
+//! R         with count rows only: 64 × channels i16, [count][channel], row k weighing
+//!           `Board::raw_counts()[k]`; entries within ±2,047
 //! then for Black to move, White to move:
 //!   w1 hidden × channels i16 [h][c]; b1 hidden i32; w2 hidden × hidden i16 [out][in];
 //!   b2 hidden i32; w3 hidden i16; b3 i32; p channels i16; u channels × hidden i16 [c][h]
@@ -21,13 +24,20 @@ use std::sync::Arc;
 use anyhow::{bail, ensure, Context, Result};
 
 use super::infer::Heads;
-use super::{Family, Network, CHANNELS, HIDDEN};
+use super::{CountRows, Family, Network, CHANNELS, COUNTS, HIDDEN};
 
 /// First eight bytes of a network file.
 pub const MAGIC: &[u8; 8] = b"PNTDNET1";
 
 /// Largest magnitude of a feature row entry: four rows summed stay inside `i16`.
 const MAX_FEATURE: i16 = i16::MAX / 4;
+/// Largest magnitude of a count row entry: 64 counts of up to 4,096 (a 32 × 32 board's
+/// cells and lines) times their rows stay far inside `i32`.
+const MAX_COUNT_WEIGHT: i16 = i16::MAX / 16;
+
+/// The header's kind bits: linear cells, and count rows.
+const KIND_LINEAR: u16 = 1;
+const KIND_COUNT_ROWS: u16 = 2;
 
 /// A little-endian reader over the file's bytes.
 struct Reader<'a> {
@@ -91,10 +101,10 @@ pub fn parse(bytes: &[u8]) -> Result<Network> {
         usize::from(channels) == CHANNELS && usize::from(hidden) == HIDDEN,
         "this build reads {CHANNELS} channels and {HIDDEN} hidden units, not {channels} and {hidden}"
     );
-    let cells = r.u16("the header")?;
+    let kind = r.u16("the header")?;
     ensure!(
-        cells <= 1,
-        "unknown cell kind {cells} (0 clipped, 1 linear)"
+        kind & !(KIND_LINEAR | KIND_COUNT_ROWS) == 0,
+        "unknown network kind {kind} (bit 0 linear cells, bit 1 count rows)"
     );
     let keys = 3usize.pow(u32::from(window));
     let mut embedding = Vec::with_capacity(keys);
@@ -110,6 +120,10 @@ pub fn parse(bytes: &[u8]) -> Result<Network> {
         );
         embedding.push(row);
     }
+    let count_rows = match kind & KIND_COUNT_ROWS != 0 {
+        true => Some(read_count_rows(&mut r)?),
+        false => None,
+    };
     let heads = [read_heads(&mut r)?, read_heads(&mut r)?];
     ensure!(
         r.at == bytes.len(),
@@ -117,14 +131,30 @@ pub fn parse(bytes: &[u8]) -> Result<Network> {
         bytes.len() - r.at
     );
     let mut net = Network::new(family, embedding.into_boxed_slice(), heads);
-    if cells == 1 {
+    for (bit, what) in [
+        (KIND_LINEAR, "linear cells"),
+        (KIND_COUNT_ROWS, "count rows"),
+    ] {
         ensure!(
-            !net.has_policy(),
-            "a network with linear cells has no policy"
+            kind & bit == 0 || !net.has_policy(),
+            "a network with {what} has no policy"
         );
-        net.linear = true;
     }
+    net.linear = kind & KIND_LINEAR != 0;
+    net.set_count_rows(count_rows.as_deref());
     Ok(net)
+}
+
+fn read_count_rows(r: &mut Reader) -> Result<Box<CountRows>> {
+    let mut rows = Box::new([[0i16; CHANNELS]; COUNTS]);
+    for (k, row) in rows.iter_mut().enumerate() {
+        *row = r.i16s("the count rows")?;
+        ensure!(
+            row.iter().all(|v| v.abs() <= MAX_COUNT_WEIGHT),
+            "count row {k} has an entry beyond ±{MAX_COUNT_WEIGHT}"
+        );
+    }
+    Ok(rows)
 }
 
 fn read_heads(r: &mut Reader) -> Result<Heads> {
@@ -173,12 +203,15 @@ fn to_bytes(net: &Network) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
     out.push(net.family.code());
     out.push(net.window as u8);
-    for v in [CHANNELS as u16, HIDDEN as u16, u16::from(net.linear)] {
+    let count_rows = net.count_rows();
+    let kind =
+        u16::from(net.linear) * KIND_LINEAR + u16::from(count_rows.is_some()) * KIND_COUNT_ROWS;
+    for v in [CHANNELS as u16, HIDDEN as u16, kind] {
         out.extend(v.to_le_bytes());
     }
     let i16s = |out: &mut Vec<u8>, vs: &[i16]| vs.iter().for_each(|v| out.extend(v.to_le_bytes()));
     let i32s = |out: &mut Vec<u8>, vs: &[i32]| vs.iter().for_each(|v| out.extend(v.to_le_bytes()));
-    for row in net.embedding.iter() {
+    for row in net.embedding.iter().chain(count_rows.iter().flatten()) {
         i16s(&mut out, row);
     }
     for h in &net.heads {
@@ -301,12 +334,12 @@ pub(crate) mod tests {
         let back = parse(&to_bytes(&value)).unwrap();
         assert!(back.linear_cells() && back.has_value());
         assert_eq!(to_bytes(&back), to_bytes(&value));
-        // The header's cell kind: 0 clipped, 1 linear, nothing else.
+        // The header's kind: bit 0 linear cells, bit 1 count rows, no other bit.
         let mut bytes = to_bytes(&value);
         assert_eq!(bytes[14..16], [1, 0]);
-        bytes[14] = 2;
+        bytes[14] = 5;
         let err = |bytes: &[u8]| format!("{:#}", parse(bytes).unwrap_err());
-        assert!(err(&bytes).contains("unknown cell kind 2"));
+        assert!(err(&bytes).contains("unknown network kind 5"));
         let mut policy = random_network(Family::Freestyle, 5);
         policy.linear = true;
         assert!(err(&to_bytes(&policy)).contains("linear cells has no policy"));
@@ -316,6 +349,49 @@ pub(crate) mod tests {
             std::array::from_fn(|c| keys.iter().map(|&k| back.row(k)[c]).sum());
         assert_eq!(back.cell_activation(keys), sum);
         assert!(sum.iter().any(|&a| !(0..=256).contains(&a)));
+    }
+
+    #[test]
+    fn a_value_network_may_weigh_the_pattern_counts_and_a_policy_may_not() {
+        let mut value = random_value_network(Family::Freestyle, 6);
+        value.linear = true;
+        let mut rng = StdRng::seed_from_u64(6);
+        let rows: Box<CountRows> = Box::new(std::array::from_fn(|_| {
+            std::array::from_fn(|_| rng.gen_range(-50..=50))
+        }));
+        value.set_count_rows(Some(&rows));
+        let bytes = to_bytes(&value);
+        assert_eq!(bytes[14..16], [3, 0], "linear cells and count rows");
+        let back = parse(&bytes).unwrap();
+        assert!(back.has_count_rows() && back.linear_cells() && back.has_value());
+        assert_eq!(to_bytes(&back), bytes);
+        // The pool gains each count times its row; the counts are read only when needed.
+        let counts: [u16; COUNTS] = std::array::from_fn(|k| (k as u16 * 7) % 5);
+        let pool = std::array::from_fn(|c| 1000 * c as i32);
+        let expected: [i32; CHANNELS] = std::array::from_fn(|c| {
+            pool[c]
+                + (0..COUNTS)
+                    .map(|k| i32::from(counts[k]) * i32::from(rows[k][c]))
+                    .sum::<i32>()
+        });
+        assert_eq!(back.value_pool(pool, || counts), expected);
+        let plain = random_value_network(Family::Freestyle, 6);
+        assert_eq!(plain.value_pool(pool, || panic!("counts read")), pool);
+        // Refused: with a policy, beyond the bound, cut short.
+        let err = |bytes: &[u8]| format!("{:#}", parse(bytes).unwrap_err());
+        let mut policy = random_network(Family::Freestyle, 7);
+        policy.set_count_rows(Some(&rows));
+        assert!(err(&to_bytes(&policy)).contains("count rows has no policy"));
+        let first = 16 + 2 * CHANNELS * 3usize.pow(8);
+        let mut big = bytes.clone();
+        big[first..first + 2].copy_from_slice(&2048i16.to_le_bytes());
+        assert!(err(&big).contains("count row 0 has an entry beyond ±2047"));
+        let mut flag_only = to_bytes(&random_value_network(Family::Freestyle, 6));
+        flag_only[14] = 2;
+        assert!(
+            parse(&flag_only).is_err(),
+            "a count-rows kind without the rows"
+        );
     }
 
     #[test]

@@ -8,9 +8,13 @@
 //!   (each window cell 0 empty, 1 Black, 2 White or off-board; `key = Σ state × 3^slot`);
 //!   renju reads 5 cells each side ([`Family::window`] 10 slots) or, for a table small enough
 //!   for the processor's cache, 4 (8 slots, [`Family::windows`]); freestyle 4 (8 slots);
-//! - its activation `a = clamp(f, 0, 1)`; the board keeps every cell's activation and their sum
-//!   up to date on move and undo (`board/features.rs`);
-//! - per side to move, a value head on the pooled sum `g = Σ a / 16`:
+//! - its activation `a = clamp(f, 0, 1)`, or `f` itself for a value network with linear
+//!   cells; the board keeps the pooled sum up to date on move and undo (`board/features.rs`);
+//! - a value network may also weigh the board's pattern counts into the pool: `Σ_k n_k R[k]`
+//!   over the [`COUNTS`] counts of [`crate::board::Board::raw_counts`], which the board keeps
+//!   for the classical evaluation anyway (the combinations of a cell's four lines, which
+//!   linear cells cannot see);
+//! - per side to move, a value head on the pooled sum `g = (Σ a + Σ n R) / 16`:
 //!   `h1 = clamp(W1 g + b1, 0, 1)`, `h2 = clamp(W2 h1 + b2, 0, 1)`, value logit `w3·h2 + b3`;
 //! - and a policy logit per empty cell, `a · (p + U h1)`: a per-channel weight that the
 //!   position's context (`h1`) adjusts.
@@ -46,6 +50,15 @@ pub const VALUE_ONE: i32 = ACT_ONE * WEIGHT_ONE;
 pub const POLICY_ONE: i32 = 65536;
 /// The pooled sum is divided by `1 << POOL_SHIFT` (16) before the heads.
 pub const POOL_SHIFT: u32 = 4;
+/// Pattern counts a value network may weigh into its pool, in the order of
+/// [`crate::board::Board::raw_counts`].
+pub const COUNTS: usize = 64;
+/// One feature row per pattern count, as the file holds them.
+pub type CountRows = [[i16; CHANNELS]; COUNTS];
+/// The count rows transposed: per channel, the weights of the 64 counts in two halves of 32
+/// (the heads' dot product of 32 lanes does each half).
+pub type CountColumns = [[[i16; 32]; 2]; CHANNELS];
+const _: () = assert!(COUNTS == 64);
 
 /// The rule families with networks of their own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -128,6 +141,8 @@ pub struct Network {
     /// A cell's activation is its feature sum unclipped (a value network only): the pooled
     /// sum is then a sum of table rows, which a move changes by two rows per cell it reaches.
     linear: bool,
+    /// A value network's rows for the board's pattern counts, added to the pool (transposed).
+    count_columns: Option<Box<CountColumns>>,
 }
 
 impl Network {
@@ -151,6 +166,7 @@ impl Network {
             policy_reads_context,
             plain_policy,
             linear: false,
+            count_columns: None,
         }
     }
 
@@ -158,6 +174,52 @@ impl Network {
     #[inline(always)]
     pub fn linear_cells(&self) -> bool {
         self.linear
+    }
+
+    /// The pooled input of the value heads: the cells' pool, plus each pattern count (`counts`,
+    /// asked for only by a network with count rows) times its row.
+    #[inline]
+    pub fn value_pool(
+        &self,
+        mut pool: [i32; CHANNELS],
+        counts: impl FnOnce() -> [u16; COUNTS],
+    ) -> [i32; CHANNELS] {
+        if let Some(columns) = &self.count_columns {
+            // A board of at most 32 × 32 counts at most 4,096 of anything: an i16 holds it.
+            let counts = counts().map(|n| n as i16);
+            let mut halves = [[0i16; 32]; 2];
+            halves[0].copy_from_slice(&counts[..32]);
+            halves[1].copy_from_slice(&counts[32..]);
+            let term = infer::count_term(columns, &halves);
+            for (sum, t) in pool.iter_mut().zip(term) {
+                *sum += t;
+            }
+        }
+        pool
+    }
+
+    /// Whether the network weighs the board's pattern counts into its pool.
+    #[inline]
+    pub fn has_count_rows(&self) -> bool {
+        self.count_columns.is_some()
+    }
+
+    /// Sets the count rows (`None`: none).
+    fn set_count_rows(&mut self, rows: Option<&CountRows>) {
+        self.count_columns = rows.map(|rows| {
+            Box::new(std::array::from_fn(|c| {
+                std::array::from_fn(|half| std::array::from_fn(|k| rows[32 * half + k][c]))
+            }))
+        });
+    }
+
+    /// The count rows as the file holds them, if any.
+    #[cfg(test)]
+    fn count_rows(&self) -> Option<CountRows> {
+        let columns = self.count_columns.as_ref()?;
+        Some(std::array::from_fn(|k| {
+            std::array::from_fn(|c| columns[c][k / 32][k % 32])
+        }))
     }
 
     /// Whether the network has a value (a network whose value heads are all zero is a

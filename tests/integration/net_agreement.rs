@@ -30,7 +30,8 @@ fn check_line(net: &Arc<Network>, line: &str) {
         board.make_move(Pos::from_human(m).expect("a move"));
     }
     let heads = net.heads(board.side_to_move().index());
-    let hidden = heads.hidden(&board.net_pool());
+    // The pool as the evaluation reads it: with the pattern counts where the net weighs them.
+    let hidden = heads.hidden(&net.value_pool(board.net_pool(), || board.raw_counts()));
     let value = f64::from(hidden.value) / f64::from(VALUE_ONE);
     let expected: f64 = f[3].parse().unwrap();
     assert!(

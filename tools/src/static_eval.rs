@@ -16,6 +16,10 @@
 //! `<eval>:<score>` and `<move>:<eval>:<score>`: value targets for positions off the game's
 //! path, like those a search meets. The trainer fits the network's value to those scores
 //! and teaches it to rank the searched move's position above its siblings.
+//!
+//! With `--counts FILE` a second file gets, per game, `<id> <counts>`: per searched move the
+//! board's 64 pattern counts before it (`Board::raw_counts`, the input of a network's count
+//! rows), colon-separated, the moves comma-separated (`-` when none).
 
 use std::io::Write;
 
@@ -58,6 +62,9 @@ pub struct Args {
     /// Seed of the siblings' draw (each game's generator is seeded with it and the game id).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Also write each searched position's pattern counts to this file.
+    #[arg(long)]
+    pub counts: Option<String>,
 }
 
 /// Which siblings of each searched move to write, and how to score them.
@@ -181,6 +188,29 @@ pub fn game_evals(
     Ok((evals, sibling_texts))
 }
 
+/// The board's pattern counts before each of `game`'s searched moves.
+pub fn game_counts(game: &GameLine) -> Result<Vec<[u16; 64]>> {
+    let rule = Rule::from_name(&game.rule).context("rule checked by parse")?;
+    let mut board = Board::new(game.width, game.height, rule)?;
+    let mut counts = Vec::with_capacity(game.scores.len());
+    for (ply, &m) in game.moves.iter().enumerate() {
+        if ply >= game.opening_plies {
+            counts.push(board.raw_counts());
+        }
+        board.make_move(m);
+    }
+    Ok(counts)
+}
+
+/// One line of the counts file for `game`.
+fn counts_line(game: &GameLine) -> Result<String> {
+    let moves: Vec<String> = game_counts(game)?
+        .iter()
+        .map(|c| c.map(|n| n.to_string()).join(":"))
+        .collect();
+    Ok(format!("{} {}\n", game.id, list(&moves)))
+}
+
 /// A comma-separated list, `-` when empty.
 fn list<T: ToString>(items: &[T]) -> String {
     if items.is_empty() {
@@ -214,6 +244,19 @@ pub fn run(args: &Args) -> Result<()> {
     }
     out.flush()?;
     eprintln!("{} games, static evaluations in {}", games.len(), args.out);
+    if let Some(path) = &args.counts {
+        let mut out = std::io::BufWriter::new(
+            std::fs::File::create(path).with_context(|| format!("cannot create {path}"))?,
+        );
+        let progress = Progress::new(games.len() as u64, "counts");
+        let lines = parallel::map_in_order(&games, args.threads.max(1), &progress, counts_line);
+        progress.finish();
+        for line in lines {
+            out.write_all(line?.as_bytes())?;
+        }
+        out.flush()?;
+        eprintln!("{} games, pattern counts in {path}", games.len());
+    }
     Ok(())
 }
 
@@ -252,6 +295,32 @@ mod tests {
             eval_line(&game, Siblings::NONE, 1).unwrap(),
             format!("17 {},{}\n", evals[0], evals[1])
         );
+    }
+
+    #[test]
+    fn the_counts_file_has_the_pattern_counts_of_each_searched_position() {
+        let game = GameLine::parse("17 freestyle 15x15 1-0 4 h8,i9,j10,k11,h9,h10 35,-20").unwrap();
+        let counts = game_counts(&game).unwrap();
+        assert_eq!(counts.len(), 2);
+        let mut b = Board::new(15, 15, Rule::FREESTYLE).unwrap();
+        for &m in &game.moves[..5] {
+            b.make_move(m);
+        }
+        assert_eq!(counts[1], b.raw_counts(), "before the second searched move");
+        assert_ne!(counts[0], counts[1]);
+        let line = counts_line(&game).unwrap();
+        let fields: Vec<&str> = line.trim_end().split(' ').collect();
+        assert_eq!(fields[0], "17");
+        let second: Vec<u16> = fields[1]
+            .split(',')
+            .nth(1)
+            .unwrap()
+            .split(':')
+            .map(|n| n.parse().unwrap())
+            .collect();
+        assert_eq!(second, counts[1]);
+        let none = GameLine::parse("18 freestyle 15x15 1-0 2 h8,i9 -").unwrap();
+        assert_eq!(counts_line(&none).unwrap(), "18 -\n");
     }
 
     #[test]
