@@ -338,11 +338,19 @@ impl NetSet {
 }
 
 /// The network files built into the binary, under `src/net/builtin/`, with the family each
-/// is for (a family without one plays with the classical evaluation). A unit test checks
-/// that each parses as its family's network.
+/// is for (a family without one plays with the classical evaluation), each family's policy
+/// before its value network, which joins it ([`NetSet::with`]). A unit test checks that each
+/// parses as its family's network.
 const BUILTIN_FILES: &[(Family, &[u8])] = &[
-    (Family::Renju, include_bytes!("builtin/renju.pnet")),
-    (Family::Freestyle, include_bytes!("builtin/freestyle.pnet")),
+    (Family::Renju, include_bytes!("builtin/renju-policy.pnet")),
+    (
+        Family::Freestyle,
+        include_bytes!("builtin/freestyle-policy.pnet"),
+    ),
+    (
+        Family::Freestyle,
+        include_bytes!("builtin/freestyle-value.pnet"),
+    ),
 ];
 
 /// The networks built into the binary ([`BUILTIN_FILES`]).
@@ -384,7 +392,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_built_in_networks_are_renju_and_freestyle_policies_alone() {
+    fn the_built_in_networks_are_two_policies_and_a_freestyle_value_network() {
         for &(family, bytes) in BUILTIN_FILES {
             let net = parse(bytes).expect("a built-in network parses");
             assert_eq!(net.family, family);
@@ -398,7 +406,6 @@ mod tests {
             assert!(set.for_rule(kind).is_none(), "{kind:?} has no network");
         }
         for kind in [RuleKind::Renju, RuleKind::Freestyle] {
-            assert!(set.for_rule(kind).is_none(), "{kind:?}: no features kept");
             let net = set.policy_for_rule(kind).expect("a built-in network");
             assert!(
                 net.has_policy() && !net.has_value(),
@@ -410,6 +417,19 @@ mod tests {
             );
             assert_eq!(net.window(), 8, "{kind:?}: the 8-slot window");
         }
+        assert!(
+            set.for_rule(RuleKind::Renju).is_none(),
+            "renju: no features kept"
+        );
+        let value = set
+            .for_rule(RuleKind::Freestyle)
+            .expect("freestyle keeps a value network's features");
+        assert!(value.has_value() && !value.has_policy() && value.linear_cells());
+        assert!(
+            value.has_count_rows(),
+            "freestyle's value network weighs the pattern counts"
+        );
+        assert_eq!(value.window(), 8);
     }
 
     #[test]

@@ -290,7 +290,7 @@ mod tests {
         for &m in &game.moves[..5] {
             b.make_move(m);
         }
-        assert_eq!(evals[1], eval::evaluate(&b));
+        assert_eq!(evals[1], eval::evaluate_classical(&b));
         assert_eq!(
             eval_line(&game, Siblings::NONE, 1).unwrap(),
             format!("17 {},{}\n", evals[0], evals[1])
@@ -350,7 +350,7 @@ mod tests {
             assert!(b.is_empty(p) && !seen.contains(&p), "{m}");
             seen.push(p);
             b.make_move(p);
-            assert_eq!(e.parse::<i32>().unwrap(), eval::evaluate(&b));
+            assert_eq!(e.parse::<i32>().unwrap(), eval::evaluate_classical(&b));
             b.undo();
             values.push(e.parse::<i32>().unwrap());
         }
@@ -365,7 +365,7 @@ mod tests {
             .into_iter()
             .map(|p| {
                 b.make_move(p);
-                let e = eval::evaluate(&b);
+                let e = eval::evaluate_classical(&b);
                 b.undo();
                 e
             })
