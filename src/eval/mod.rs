@@ -205,7 +205,8 @@ mod tests {
         for (x, y) in [(7, 7), (8, 8), (6, 7), (9, 9)] {
             b.make_move(Pos::new(x, y));
         }
-        let classical = evaluate(&b);
+        // The classical part alone (renju's built-in value network is installed).
+        let classical = evaluate_classical(&b);
         b.set_network(Some(Arc::clone(&net)));
         let correction = net_correction(&b, &net);
         assert_ne!(correction, 0, "the random network has a value");
@@ -225,7 +226,12 @@ mod tests {
         for (x, y) in [(7, 7), (8, 8), (6, 7), (9, 9)] {
             b.make_move(Pos::new(x, y));
         }
-        let classical = evaluate(&b);
+        let classical = evaluate_classical(&b);
+        assert_ne!(
+            evaluate(&b),
+            classical,
+            "the built-in value network corrects"
+        );
         b.set_network(Some(net));
         assert_eq!(evaluate(&b), classical);
     }

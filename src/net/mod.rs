@@ -343,6 +343,7 @@ impl NetSet {
 /// parses as its family's network.
 const BUILTIN_FILES: &[(Family, &[u8])] = &[
     (Family::Renju, include_bytes!("builtin/renju-policy.pnet")),
+    (Family::Renju, include_bytes!("builtin/renju-value.pnet")),
     (
         Family::Freestyle,
         include_bytes!("builtin/freestyle-policy.pnet"),
@@ -392,7 +393,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_built_in_networks_are_two_policies_and_a_freestyle_value_network() {
+    fn the_built_in_networks_are_a_policy_and_a_value_network_per_family() {
         for &(family, bytes) in BUILTIN_FILES {
             let net = parse(bytes).expect("a built-in network parses");
             assert_eq!(net.family, family);
@@ -416,20 +417,19 @@ mod tests {
                 "{kind:?}: read straight from the line keys"
             );
             assert_eq!(net.window(), 8, "{kind:?}: the 8-slot window");
+            let Some(value) = set.for_rule(kind) else {
+                panic!("{kind:?} keeps a value network's features");
+            };
+            assert!(
+                value.has_value() && !value.has_policy() && value.linear_cells(),
+                "{kind:?}: a value network with linear cells"
+            );
+            assert!(
+                value.has_count_rows(),
+                "{kind:?}: the value network weighs the pattern counts"
+            );
+            assert_eq!(value.window(), 8, "{kind:?}: the 8-slot window");
         }
-        assert!(
-            set.for_rule(RuleKind::Renju).is_none(),
-            "renju: no features kept"
-        );
-        let value = set
-            .for_rule(RuleKind::Freestyle)
-            .expect("freestyle keeps a value network's features");
-        assert!(value.has_value() && !value.has_policy() && value.linear_cells());
-        assert!(
-            value.has_count_rows(),
-            "freestyle's value network weighs the pattern counts"
-        );
-        assert_eq!(value.window(), 8);
     }
 
     #[test]
