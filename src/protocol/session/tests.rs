@@ -250,11 +250,15 @@ fn pondering_starts_once_the_move_is_answered() {
 
 #[test]
 fn balance_two_searches_the_reply_after_its_own_move() {
+    // A depth cap, not the clock, ends each search, so a loaded machine still sees both
+    // searches report their first iteration (with a 300 ms turn, CI once saw the reply
+    // answered before its first line).
     let (mut s, rx) = session();
     send(
         &mut s,
         &[
-            "INFO timeout_turn 300",
+            "INFO timeout_turn 60000",
+            "INFO max_depth 3",
             "START 15",
             "YXBOARD",
             "7,7,2",
@@ -262,7 +266,7 @@ fn balance_two_searches_the_reply_after_its_own_move() {
         ],
     );
     s.handle_input(b"YXBALANCETWO 0", false);
-    await_answer(&mut s, &rx, Duration::from_secs(5));
+    await_answer(&mut s, &rx, Duration::from_secs(60));
     let searches = first_line_depths(&mut s)
         .iter()
         .filter(|&&d| d == 1)
